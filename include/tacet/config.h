@@ -1,0 +1,55 @@
+/*
+ * Kernel build options. Each one is a compile definition with its default here; CMake may
+ * override any of them (-DTC_PRIORITIES=32 ...), and an application may supply
+ * `tacet_app_config.h` on its include path to set them in one place.
+ */
+#ifndef TACET_CONFIG_H
+#define TACET_CONFIG_H
+
+#if defined(__has_include)
+#if __has_include("tacet_app_config.h")
+#include "tacet_app_config.h"
+#endif
+#endif
+
+/* Number of priority levels: 32, 64, 256 or 1024. 0 is the highest. */
+#ifndef TC_PRIORITIES
+#define TC_PRIORITIES 256
+#endif
+
+/* Argument checking front layer (NULL, uninitialised objects, ranges, calling context).
+ * 0 drops it, so its cost can be measured; the kernel then trusts its callers. */
+#ifndef TC_CHECKS
+#define TC_CHECKS 1
+#endif
+
+/* Context switch, preemption and run-time counters (tc_kernel_stats, tc_thread_info). */
+#ifndef TC_STATS
+#define TC_STATS 1
+#endif
+
+/* Kernel event trace buffer (later issue); 0 compiles every trace point out. */
+#ifndef TC_TRACE
+#define TC_TRACE 0
+#endif
+
+/* Stack painting, high-water mark and the overflow check at each switch. */
+#ifndef TC_STACK_CHECK
+#define TC_STACK_CHECK 1
+#endif
+
+/* System tick rate. */
+#ifndef TC_TICK_HZ
+#define TC_TICK_HZ 1000u
+#endif
+
+/* Measure the longest interrupt-masked stretch inside the kernel (measurement builds). */
+#ifndef TC_IRQ_OFF_MEASURE
+#define TC_IRQ_OFF_MEASURE 0
+#endif
+
+#if TC_PRIORITIES != 32 && TC_PRIORITIES != 64 && TC_PRIORITIES != 256 && TC_PRIORITIES != 1024
+#error "TC_PRIORITIES must be 32, 64, 256 or 1024"
+#endif
+
+#endif /* TACET_CONFIG_H */

@@ -1,0 +1,66 @@
+/*
+ * Kernel start-up, time, scheduler lock, interrupts and counters.
+ */
+#ifndef TACET_KERNEL_H
+#define TACET_KERNEL_H
+
+#include "tacet/types.h"
+
+typedef struct {
+  uint64_t context_switches; /* times the CPU began running a thread other than the one whose
+                                context it last held (idle is not a thread) */
+  uint64_t preemptions;      /* switches away from a thread that was still ready */
+  uint64_t interrupts;       /* tc_isr_enter calls, outermost and nested */
+  uint64_t time_slices;      /* time-slice expiries that rotated a thread */
+  uint64_t idle_cycles;      /* cycles with no thread running (tc_cycles units) */
+  uint32_t max_irq_off;      /* longest interrupt-masked stretch measured (tc_cycles units),
+                                0 when the measurement build is off */
+  uint64_t switch_cycles;    /* cycles charged to context switches themselves (the sim port's
+                                tc_sim_set_switch_cost; 0 where the port cannot tell) */
+} tc_kernel_stats_t;
+
+/* Reset the kernel; call before creating any object. On the sim port it may be called again
+ * after tc_kernel_start() returned, to begin a fresh run. Context: startup only. */
+void tc_kernel_init(void);
+
+/* Start scheduling. On hardware ports it never returns. On the sim port it returns when
+ * tc_sim_stop() is called (its exit code) or when no thread can ever run again (0).
+ * Context: startup only. */
+int tc_kernel_start(void);
+
+/* Ticks since tc_kernel_init(). Context: any. */
+uint32_t tc_tick_get(void);
+
+/* Nestable scheduler lock: while held, the calling thread is not preempted by other threads
+ * (interrupts still run, and what they make ready runs at the outermost unlock). A thread
+ * must not block while it holds the lock (blocking services return TC_CALLER_ERROR).
+ * Context: thread (from an interrupt: no effect). */
+void tc_sched_lock(void);
+void tc_sched_unlock(void);
+
+/* Kernel-wide counters. Context: any. */
+void tc_kernel_stats(tc_kernel_stats_t *out);
+
+/* Bracket a low-level interrupt handler (LISR) that calls kernel services: a rescheduling
+ * decision taken inside takes effect when the outermost handler exits. */
+void tc_isr_enter(void);
+void tc_isr_exit(void);
+
+/* Mask / restore the interrupts that may call the kernel. Context: any. */
+unsigned tc_interrupt_disable(void);
+void tc_interrupt_restore(unsigned old);
+
+/* The port's best free-running clock: virtual cycles on the sim port, timer ticks on
+ * Cortex-M (see tc_cycles_hz()). Context: any. */
+uint64_t tc_cycles(void);
+uint32_t tc_cycles_hz(void);
+
+/* Verify every internal invariant of the kernel: ready-map bits agree with the ready lists,
+ * each thread is in exactly the list its state says, wait queues are in priority order, the
+ * delta list is consistent, the chosen thread is the one the scheduling rules choose, stacks
+ * are intact and the counters agree. Returns NULL when all hold, else a description of the
+ * first one that does not. Context: thread or startup (it masks interrupts while it runs;
+ * its cost is linear in the number of objects, so it is meant for tests and debug builds). */
+const char *tc_check(void);
+
+#endif /* TACET_KERNEL_H */

@@ -1,0 +1,110 @@
+/*
+ * The port contract: everything the portable kernel needs from a CPU port, and nothing else.
+ *
+ * A port is a directory under ports/ whose include directory holds `tacet_port.h`. That
+ * header defines every macro listed below (usually as a one-line mapping onto a static inline
+ * or an extern function of the port). The kernel includes the port only through this file,
+ * and this file refuses to compile when a piece is missing, naming it.
+ *
+ * Terms used below:
+ *   "masked"  interrupts that may call kernel services are masked (on ARMv7-M: BASEPRI, so
+ *             interrupts above the kernel's level keep running);
+ *   "idle"    no thread is current; `NULL` stands for it wherever a thread pointer is expected.
+ *
+ * Required macros
+ *
+ *   TC_PORT_NAME                string literal naming the port ("sim", "cortex-m").
+ *   TC_PORT_STACK_ALIGN         alignment in bytes the port needs for a thread's stack top.
+ *   TC_PORT_STACK_MIN           smallest stack, in bytes, tc_thread_create() accepts.
+ *   TC_PORT_CONTEXT             type of the per-thread context the port saves; the kernel
+ *                               embeds it as the first member of tc_thread so assembly can
+ *                               reach it at offset 0.
+ *   TC_PORT_INIT()              reset the port for a fresh run; called by tc_kernel_init().
+ *   TC_PORT_IRQ_DISABLE()       mask interrupts; evaluates to an `unsigned` to restore later.
+ *   TC_PORT_IRQ_RESTORE(s)      restore the mask state `s` returned by TC_PORT_IRQ_DISABLE().
+ *   TC_PORT_STACK_INIT(t)       prepare t->ctx so that the first switch to `t` calls
+ *                               tc__thread_run(t) with interrupts unmasked, on t's stack.
+ *   TC_PORT_SWITCH(from, to)    hand the CPU from thread `from` to thread `to` (either may be
+ *                               NULL = idle). Called with interrupts masked, after the kernel
+ *                               has made `to` current. The port may switch at once (sim) or
+ *                               when interrupts are unmasked (PendSV); if it is called again
+ *                               before it acted, only the last `to` counts.
+ *   TC_PORT_START()             called by tc_kernel_start() with interrupts masked, no thread
+ *                               current and the first thread chosen (tc__k.next, may be NULL).
+ *                               The port starts its tick source, calls tc__switch_commit() while
+ *                               tc__k.next != tc__k.current, and turns the startup context into
+ *                               the idle context: whenever the kernel switches to NULL the CPU
+ *                               comes back there and waits for an interrupt. Evaluates to an int:
+ *                               the sim port returns when the run ends; hardware never returns.
+ *   TC_PORT_CYCLES()            uint64_t, the port's best free-running clock (tc_cycles()).
+ *   TC_PORT_CYCLES_HZ()         uint32_t, the rate of that clock in Hz.
+ *   TC_PORT_PANIC(msg, detail)  stop the system after an unrecoverable error; `msg` and
+ *                               `detail` (may be NULL, e.g. a thread name) are strings.
+ *
+ * Kernel functions a port calls (declared at the end of this file)
+ *
+ *   tc__thread_run(t)     the entry of every thread: runs t's entry function, then completes t.
+ *   tc__tick_announce()   one system tick; call from the tick interrupt between
+ *                         tc_isr_enter() and tc_isr_exit().
+ *   tc__switch_commit()   with interrupts masked: make tc__k.next current, account the
+ *                         switch and call TC_PORT_SWITCH (used by TC_PORT_START and idle code).
+ */
+#ifndef TACET_PORT_H
+#define TACET_PORT_H
+
+#include "tacet/types.h"
+
+struct tc_thread;
+
+#include "tacet_port.h"
+
+#ifndef TC_PORT_NAME
+#error "port contract: tacet_port.h must define TC_PORT_NAME"
+#endif
+#ifndef TC_PORT_STACK_ALIGN
+#error "port contract: tacet_port.h must define TC_PORT_STACK_ALIGN"
+#endif
+#ifndef TC_PORT_STACK_MIN
+#error "port contract: tacet_port.h must define TC_PORT_STACK_MIN"
+#endif
+#ifndef TC_PORT_CONTEXT
+#error "port contract: tacet_port.h must define TC_PORT_CONTEXT (per-thread saved context type)"
+#endif
+#ifndef TC_PORT_INIT
+#error "port contract: tacet_port.h must define TC_PORT_INIT()"
+#endif
+#ifndef TC_PORT_IRQ_DISABLE
+#error "port contract: tacet_port.h must define TC_PORT_IRQ_DISABLE()"
+#endif
+#ifndef TC_PORT_IRQ_RESTORE
+#error "port contract: tacet_port.h must define TC_PORT_IRQ_RESTORE(state)"
+#endif
+#ifndef TC_PORT_STACK_INIT
+#error "port contract: tacet_port.h must define TC_PORT_STACK_INIT(thread)"
+#endif
+#ifndef TC_PORT_SWITCH
+#error "port contract: tacet_port.h must define TC_PORT_SWITCH(from, to)"
+#endif
+#ifndef TC_PORT_START
+#error "port contract: tacet_port.h must define TC_PORT_START()"
+#endif
+#ifndef TC_PORT_CYCLES
+#error "port contract: tacet_port.h must define TC_PORT_CYCLES()"
+#endif
+#ifndef TC_PORT_CYCLES_HZ
+#error "port contract: tacet_port.h must define TC_PORT_CYCLES_HZ()"
+#endif
+#ifndef TC_PORT_PANIC
+#error "port contract: tacet_port.h must define TC_PORT_PANIC(msg, detail)"
+#endif
+
+#if (TC_PORT_STACK_ALIGN & (TC_PORT_STACK_ALIGN - 1)) != 0
+#error "port contract: TC_PORT_STACK_ALIGN must be a power of two"
+#endif
+
+/* Kernel entry points for ports. */
+void tc__thread_run(struct tc_thread *t);
+void tc__tick_announce(void);
+void tc__switch_commit(void);
+
+#endif /* TACET_PORT_H */

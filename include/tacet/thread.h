@@ -1,0 +1,148 @@
+/*
+ * Threads: creation, the life-cycle services, priorities and preemption thresholds.
+ *
+ * Preemption threshold: a thread of priority p and threshold t (t <= p; t == p means fully
+ * preemptive) may, while it runs, be preempted only by a ready thread whose priority is
+ * numerically lower than t. The threshold is in force from the moment the thread is
+ * dispatched until it blocks, suspends, yields or completes; if it is preempted (by a thread
+ * above its threshold) it competes again with its threshold, not its priority, when the
+ * preempting threads are done. Time slicing rotates a thread only when its threshold lets an
+ * equal-priority thread in, i.e. a thread whose threshold is in force is not time-sliced.
+ *
+ * Calling context is given per function: "thread" means from a thread only; "any" also from
+ * interrupt handlers (between tc_isr_enter and tc_isr_exit). Every function may reschedule
+ * unless it says otherwise.
+ */
+#ifndef TACET_THREAD_H
+#define TACET_THREAD_H
+
+#include "tacet/port.h"
+#include "tacet/types.h"
+
+/* Thread states (tc_thread_info_t.state). */
+enum {
+  TC_READY = 0,  /* ready to run, waiting for the CPU */
+  TC_RUNNING,    /* reported for the thread that holds the CPU (internally it is READY) */
+  TC_SUSPENDED,  /* tc_thread_suspend(), or created without TC_AUTO_START */
+  TC_SLEEPING,   /* tc_thread_sleep() */
+  TC_PENDING,    /* waiting on an object, with or without a timeout */
+  TC_COMPLETED,  /* its entry function returned */
+  TC_TERMINATED, /* tc_thread_terminate() */
+};
+
+/* tc_thread_create() options. */
+#define TC_AUTO_START 0x1u
+
+/* The thread control block. Allocated by the application; all fields are private. */
+typedef struct tc_thread {
+  TC_PORT_CONTEXT ctx; /* first: port assembly finds the saved context at offset 0 */
+  uint32_t magic;
+  const char *name;
+  tc_node sched_node;   /* in one ready list, or in one wait queue */
+  tc_node created_node; /* in the kernel's list of created threads */
+  tc_timeout timeout;   /* sleep and wait timeouts */
+  void (*entry)(void *arg);
+  void *arg;
+  uint8_t *stack_base;
+  size_t stack_size;
+  uint16_t priority, threshold;           /* effective (inheritance included) */
+  uint16_t user_priority, user_threshold; /* as set by the application */
+  uint8_t state;
+  uint8_t flags;
+  tc_waitq *wait_q;      /* the queue the thread pends on, if any */
+  tc_status wait_status; /* how the last wait ended */
+  uintptr_t wait_info[2]; /* per-object wait data (requested flags, message pointer ...) */
+  uint32_t time_slice, slice_left;
+  uint64_t switches_in, preempted, cycles;
+  struct tc_thread *last_preempted_by;
+} tc_thread;
+
+typedef struct {
+  const char *name;
+  unsigned state;                         /* TC_READY ... TC_TERMINATED */
+  unsigned priority, threshold;           /* effective values (inheritance included) */
+  unsigned user_priority, user_threshold; /* as set by the application */
+  uint64_t switches_in;                   /* times this thread was switched to */
+  uint64_t preempted;                     /* times it was switched away from while still ready */
+  const tc_thread *last_preempted_by;     /* who took the CPU the last time (NULL: never) */
+  uint64_t cycles;                        /* time it ran (tc_cycles units) */
+  size_t stack_size, stack_high_water;    /* bytes; high water = most ever used */
+  uint32_t time_slice;                    /* ticks, 0 = no time slicing */
+} tc_thread_info_t;
+
+/* Create a thread on the caller's stack memory. It starts ready (TC_AUTO_START) or
+ * suspended; tc_thread_resume() starts a suspended one. The stack is painted with a pattern
+ * to measure its high-water mark.
+ * Context: thread, or before tc_kernel_start(). May reschedule (auto-start, higher priority).
+ * Returns TC_OK; TC_INVALID (t, entry or stack NULL, t already created, stack smaller than
+ * TC_PORT_STACK_MIN, unknown option bit); TC_PRIORITY_ERROR (priority >= TC_PRIORITIES,
+ * threshold > priority); TC_CALLER_ERROR (from an interrupt). */
+tc_status tc_thread_create(tc_thread *t, const char *name, void (*entry)(void *arg), void *arg,
+                           void *stack, size_t stack_size, unsigned priority,
+                           unsigned preempt_threshold, uint32_t time_slice, unsigned options);
+
+/* Remove a completed or terminated thread from the kernel; its memory may then be reused.
+ * Context: thread. Does not reschedule.
+ * Returns TC_OK; TC_INVALID (not a thread); TC_STATE_ERROR (not completed or terminated);
+ * TC_CALLER_ERROR (from an interrupt). */
+tc_status tc_thread_delete(tc_thread *t);
+
+/* Stop a thread for good, whatever it is doing (it leaves any wait). Terminating the calling
+ * thread does not return. Terminating an already terminated or completed thread is a no-op.
+ * Context: thread. Returns TC_OK; TC_INVALID; TC_CALLER_ERROR (from an interrupt). */
+tc_status tc_thread_terminate(tc_thread *t);
+
+/* Suspend a thread until tc_thread_resume(). A sleeping or pending thread is suspended when
+ * its wait ends ("delayed suspension", as in ThreadX); suspending an already suspended thread
+ * succeeds and changes nothing (suspensions do not nest).
+ * Context: any (suspending the calling thread: thread only, scheduler unlocked).
+ * Returns TC_OK; TC_INVALID; TC_STATE_ERROR (completed or terminated);
+ * TC_CALLER_ERROR (suspending oneself with the scheduler locked). */
+tc_status tc_thread_suspend(tc_thread *t);
+
+/* Make a suspended thread ready, or lift a delayed suspension.
+ * Context: any. Returns TC_OK; TC_INVALID; TC_STATE_ERROR (not suspended). */
+tc_status tc_thread_resume(tc_thread *t);
+
+/* Sleep for `ticks` system ticks (0 returns at once; TC_WAIT_FOREVER until woken by
+ * tc_thread_wait_abort()). Context: thread, scheduler unlocked. Blocks.
+ * Returns TC_OK; TC_WAIT_ABORTED; TC_CALLER_ERROR (interrupt, no thread, scheduler locked). */
+tc_status tc_thread_sleep(uint32_t ticks);
+
+/* Move the calling thread behind the other ready threads of its priority and give up the
+ * protection of its preemption threshold for this turn. Context: thread (else a no-op). */
+void tc_thread_yield(void);
+
+/* Change a thread's priority. A fully preemptive thread (threshold == priority) stays fully
+ * preemptive; otherwise the threshold keeps its value unless the new priority is numerically
+ * below it, in which case it follows the priority (a threshold is never weaker than the
+ * priority). ThreadX always resets the threshold to the new priority; Tacet keeps a
+ * deliberately chosen threshold. `old` (may be NULL) receives the previous user priority.
+ * Context: thread. Returns TC_OK; TC_INVALID; TC_PRIORITY_ERROR (out of range);
+ * TC_STATE_ERROR (completed or terminated); TC_CALLER_ERROR (from an interrupt). */
+tc_status tc_thread_priority_change(tc_thread *t, unsigned new_priority, unsigned *old);
+
+/* Change a thread's preemption threshold (TC_PRIORITY_ERROR when above its priority).
+ * Works on running, ready and blocked threads; a preempted thread competes with the new value.
+ * Context: thread. Returns as tc_thread_priority_change(). */
+tc_status tc_thread_threshold_change(tc_thread *t, unsigned new_threshold, unsigned *old);
+
+/* End a sleep or a wait of `t`; its service returns TC_WAIT_ABORTED.
+ * Context: any. Returns TC_OK; TC_INVALID; TC_STATE_ERROR (not sleeping or pending). */
+tc_status tc_thread_wait_abort(tc_thread *t);
+
+/* The calling thread; NULL from an interrupt, the idle context or before the kernel starts.
+ * Context: any. Does not reschedule. */
+tc_thread *tc_thread_self(void);
+
+/* A snapshot of a thread's state and counters. Context: any. Does not reschedule.
+ * Returns TC_OK; TC_INVALID (not a thread, out NULL). */
+tc_status tc_thread_info(const tc_thread *t, tc_thread_info_t *out);
+
+/* Called at a context switch when the thread being switched out has overflowed its stack
+ * (the painted guard bytes at the bottom of its stack were overwritten). When the hook
+ * returns the system goes on, as after ThreadX's stack error notification.
+ * The default stops the system with TC_PORT_PANIC; an application may define its own. */
+void tc_stack_overflow_hook(tc_thread *t);
+
+#endif /* TACET_THREAD_H */

@@ -1,0 +1,202 @@
+/*
+ * tc_check(): every internal invariant of the kernel, executable. Tests call it after every
+ * step; it is linear in the number of objects and masks interrupts while it runs.
+ */
+#include "internal.h"
+
+#define FAIL_IF(cond, msg) \
+  do {                     \
+    if (cond) return (msg); \
+  } while (0)
+
+static bool map_bit(const uint32_t *map, unsigned p) { return (map[p >> 5] << (p & 31u)) & 0x80000000u; }
+
+static bool group_bit(uint32_t group, unsigned w) { return (group << w) & 0x80000000u; }
+
+/* Links of a circular list are mutually consistent; counts its nodes into *n. */
+static const char *check_links(const tc_list *l, size_t *n)
+{
+  *n = 0;
+  const tc_node *h = l->head;
+  if (h == NULL) return NULL;
+  const tc_node *x = h;
+  do {
+    FAIL_IF(x->next == NULL || x->prev == NULL, "list node with a NULL link");
+    FAIL_IF(x->next->prev != x, "list links disagree (next->prev)");
+    x = x->next;
+    (*n)++;
+    FAIL_IF(*n > 1000000u, "list does not close (cycle not through its head)");
+  } while (x != h);
+  return NULL;
+}
+
+static bool in_list(const tc_list *l, const tc_node *node)
+{
+  const tc_node *x = l->head;
+  if (x == NULL) return false;
+  do {
+    if (x == node) return true;
+    x = x->next;
+  } while (x != l->head);
+  return false;
+}
+
+static const char *check_ready(size_t *ready_total)
+{
+  *ready_total = 0;
+  for (unsigned p = 0; p < TC_PRIORITIES; p++) {
+    const tc_list *l = &tc__k.ready[p];
+    size_t n;
+    const char *e = check_links(l, &n);
+    if (e != NULL) return e;
+    FAIL_IF((l->head != NULL) != map_bit(tc__k.ready_map, p), "ready_map bit disagrees with its ready list");
+    if (l->head == NULL) {
+      FAIL_IF(map_bit(tc__k.preempted_map, p), "preempted_map bit set for an empty ready list");
+      continue;
+    }
+    bool seen_unflagged = false;
+    const tc_node *x = l->head;
+    do {
+      const tc_thread *t = TC_THREAD_OF(x);
+      FAIL_IF(t->magic != TC_MAGIC_THREAD, "ready list holds something that is not a thread");
+      FAIL_IF(t->state != TC_READY, "thread in a ready list is not in the ready state");
+      FAIL_IF(t->priority != p, "thread in the ready list of another priority");
+      bool flagged = (t->flags & TC_TF_PREEMPTED) != 0;
+      FAIL_IF(flagged && seen_unflagged, "preempted thread behind a non-preempted one");
+      FAIL_IF(flagged && t->threshold >= t->priority, "thread flagged preempted without a threshold in force");
+      FAIL_IF(flagged && t == tc__k.current && tc__k.current == tc__k.next,
+              "the running thread is flagged preempted");
+      seen_unflagged |= !flagged;
+      x = x->next;
+    } while (x != l->head);
+    *ready_total += n;
+    bool head_flagged = (TC_THREAD_OF(l->head)->flags & TC_TF_PREEMPTED) != 0;
+    FAIL_IF(head_flagged != map_bit(tc__k.preempted_map, p), "preempted_map bit disagrees with its list head");
+  }
+  for (unsigned w = 0; w < TC_MAP_WORDS; w++) {
+    FAIL_IF((tc__k.ready_map[w] != 0) != group_bit(tc__k.ready_group, w), "ready_group disagrees with ready_map");
+    FAIL_IF((tc__k.preempted_map[w] != 0) != group_bit(tc__k.preempted_group, w),
+            "preempted_group disagrees with preempted_map");
+  }
+  FAIL_IF(TC_MAP_WORDS < 32 && (tc__k.ready_group << TC_MAP_WORDS) != 0, "ready_group bit beyond the map");
+  return NULL;
+}
+
+static const char *check_waitq(const tc_waitq *q)
+{
+  size_t n;
+  const char *e = check_links(&q->threads, &n);
+  if (e != NULL) return e;
+  const tc_node *x = q->threads.head;
+  unsigned last = 0;
+  for (size_t i = 0; i < n; i++, x = x->next) {
+    const tc_thread *t = TC_THREAD_OF(x);
+    FAIL_IF(t->magic != TC_MAGIC_THREAD, "wait queue holds something that is not a thread");
+    FAIL_IF(t->state != TC_PENDING, "thread in a wait queue is not pending");
+    FAIL_IF(t->wait_q != q, "thread in a wait queue it does not wait on");
+    FAIL_IF(t->priority < last, "wait queue out of priority order");
+    last = t->priority;
+  }
+  return NULL;
+}
+
+static const char *check_thread(const tc_thread *t, size_t *ready, size_t *timeouts)
+{
+  FAIL_IF(t->magic != TC_MAGIC_THREAD, "created thread list holds an invalid thread");
+  FAIL_IF(t->state > TC_TERMINATED || t->state == TC_RUNNING, "thread in an unknown state");
+  FAIL_IF(t->priority >= TC_PRIORITIES || t->user_priority >= TC_PRIORITIES, "priority out of range");
+  FAIL_IF(t->threshold > t->priority || t->user_threshold > t->user_priority, "threshold above priority");
+  FAIL_IF(t->priority > t->user_priority || t->threshold > t->user_threshold,
+          "effective priority or threshold weaker than the user's");
+  FAIL_IF(t->time_slice != 0 && (t->slice_left == 0 || t->slice_left > t->time_slice),
+          "time slice counter out of range");
+  if (t->timeout.linked) (*timeouts)++;
+  switch (t->state) {
+  case TC_READY:
+    (*ready)++;
+    FAIL_IF(t->wait_q != NULL || t->timeout.linked, "ready thread still waiting");
+    FAIL_IF(t->flags & TC_TF_SUSPEND_AFTER, "ready thread with a delayed suspension");
+    break;
+  case TC_SLEEPING:
+    FAIL_IF(t->wait_q != NULL, "sleeping thread in a wait queue");
+    break;
+  case TC_PENDING: {
+    FAIL_IF(t->wait_q == NULL, "pending thread without a wait queue");
+    FAIL_IF(!in_list(&t->wait_q->threads, &t->sched_node), "pending thread missing from its wait queue");
+    const char *e = check_waitq(t->wait_q);
+    if (e != NULL) return e;
+    break;
+  }
+  default:
+    FAIL_IF(t->wait_q != NULL || t->timeout.linked, "stopped or suspended thread still waiting");
+    FAIL_IF(t->flags != 0, "stopped or suspended thread with scheduling flags");
+    break;
+  }
+#if TC_STACK_CHECK
+  for (unsigned i = 0; i < TC_STACK_GUARD; i++)
+    FAIL_IF(t->stack_base[i] != TC_STACK_PATTERN, "stack guard overwritten");
+#endif
+  return NULL;
+}
+
+static const char *check_timeouts(size_t expected)
+{
+  size_t n;
+  const char *e = check_links(&tc__k.timeouts, &n);
+  if (e != NULL) return e;
+  FAIL_IF(n != expected, "delta list length disagrees with the linked timeouts");
+  const tc_node *x = tc__k.timeouts.head;
+  for (size_t i = 0; i < n; i++, x = x->next) {
+    const tc_timeout *to = TC_CONTAINER_OF(x, tc_timeout, node);
+    FAIL_IF(!to->linked, "delta list entry not marked linked");
+    FAIL_IF(to->expire == NULL, "delta list entry without an expiry function");
+    FAIL_IF(i == 0 && to->delta == 0, "delta list head already expired");
+  }
+  return NULL;
+}
+
+static const char *check_all(void)
+{
+  size_t ready_in_lists, ready_threads = 0, timeouts = 0, n_threads;
+  const char *e = check_ready(&ready_in_lists);
+  if (e != NULL) return e;
+
+  e = check_links(&tc__k.threads, &n_threads);
+  if (e != NULL) return e;
+  uint64_t switches_in = tc__k.deleted_switches_in, preempted = tc__k.deleted_preempted;
+  const tc_node *x = tc__k.threads.head;
+  for (size_t i = 0; i < n_threads; i++, x = x->next) {
+    const tc_thread *t = TC_CONTAINER_OF(x, tc_thread, created_node);
+    e = check_thread(t, &ready_threads, &timeouts);
+    if (e != NULL) return e;
+    switches_in += t->switches_in;
+    preempted += t->preempted;
+  }
+  FAIL_IF(ready_threads != ready_in_lists, "ready threads and ready-list entries differ in number");
+  e = check_timeouts(timeouts);
+  if (e != NULL) return e;
+
+  FAIL_IF(tc__k.current != NULL && tc__k.current->magic != TC_MAGIC_THREAD, "current is not a thread");
+  FAIL_IF(tc__k.next != NULL && (tc__k.next->magic != TC_MAGIC_THREAD || tc__k.next->state != TC_READY),
+          "next is not a ready thread");
+  if (tc__k.started && tc__k.lock_nesting == 0 && tc__k.isr_nesting == 0) {
+    FAIL_IF(tc__k.next != tc__k.current, "a switch is pending outside an interrupt with the scheduler unlocked");
+    FAIL_IF(tc__k.next != tc__sched_choose(true), "the running thread is not the one the scheduling rules choose");
+  }
+#if TC_STATS
+  FAIL_IF(switches_in != tc__k.stats.context_switches, "per-thread switches disagree with the total");
+  FAIL_IF(preempted != tc__k.stats.preemptions, "per-thread preemptions disagree with the total");
+#else
+  (void)switches_in;
+  (void)preempted;
+#endif
+  return NULL;
+}
+
+const char *tc_check(void)
+{
+  unsigned s = tc__lock();
+  const char *e = check_all();
+  tc__unlock(s);
+  return e;
+}

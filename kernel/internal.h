@@ -1,0 +1,180 @@
+/*
+ * Kernel-private declarations: the kernel state, list primitives, the critical-section
+ * helpers and the scheduler's internal interface used by every object file.
+ *
+ * Naming: `tc__` (two underscores) marks kernel-internal functions. Unless a function says
+ * otherwise it assumes the caller holds the kernel lock (interrupts masked).
+ */
+#ifndef TACET_KERNEL_INTERNAL_H
+#define TACET_KERNEL_INTERNAL_H
+
+#include "tacet/kernel.h"
+#include "tacet/port.h"
+#include "tacet/thread.h"
+
+#define TC_MAP_WORDS ((TC_PRIORITIES + 31) / 32)
+
+/* Control-block magic values: an object is valid when its magic matches. */
+#define TC_MAGIC_THREAD 0x54687264u /* "Thrd" */
+
+/* tc_thread.flags */
+#define TC_TF_PREEMPTED     0x01u /* preempted while its threshold was in force */
+#define TC_TF_SUSPEND_AFTER 0x02u /* delayed suspension: suspend when the wait ends */
+
+/* The argument-checking front layer: an argument check returns `status` when `cond` fails,
+ * and compiles to nothing with TC_CHECKS=0. Only checks that protect the kernel from
+ * misuse belong here; state checks that need the kernel lock stay in the core. */
+#if TC_CHECKS
+#define TC_ARG_CHECK(cond, status) \
+  do {                             \
+    if (!(cond)) return (status);  \
+  } while (0)
+#else
+#define TC_ARG_CHECK(cond, status) ((void)0)
+#endif
+
+typedef struct {
+  /* Scheduling. */
+  tc_thread *current;    /* the thread the kernel has handed the CPU to (NULL: idle) */
+  tc_thread *next;       /* the thread the scheduling rules choose (NULL: nothing ready) */
+  tc_thread *last_ran;   /* the last non-idle current, to tell real switches from idle gaps */
+  bool real_switch;      /* the switch being committed begins a thread other than last_ran */
+  uint32_t ready_group;  /* bit w (from the top) set when ready_map[w] != 0 */
+  uint32_t ready_map[TC_MAP_WORDS];     /* bit p%32 (from the top) set when list p non-empty */
+  uint32_t preempted_group;
+  uint32_t preempted_map[TC_MAP_WORDS]; /* bit set when the head of list p is TC_TF_PREEMPTED */
+  tc_list ready[TC_PRIORITIES];
+  unsigned lock_nesting; /* tc_sched_lock() depth */
+  unsigned isr_nesting;  /* tc_isr_enter() depth */
+  bool started;
+
+  /* Time. */
+  uint32_t tick;
+  tc_list timeouts; /* delta list of tc_timeout */
+
+  /* Objects. */
+  tc_list threads; /* every created thread, in creation order */
+
+  /* Counters. */
+  tc_kernel_stats_t stats;
+  uint64_t stamp;               /* tc_cycles() when the current context began to run */
+  uint64_t deleted_switches_in; /* counters of deleted threads, so the totals still agree */
+  uint64_t deleted_preempted;
+} tc_kernel;
+
+extern tc_kernel tc__k;
+
+/* ---- lists ------------------------------------------------------------------------------ */
+
+static inline bool tc__list_empty(const tc_list *l) { return l->head == NULL; }
+
+static inline void tc__list_insert_before(tc_list *l, tc_node *pos, tc_node *n)
+{
+  (void)l;
+  n->next = pos;
+  n->prev = pos->prev;
+  pos->prev->next = n;
+  pos->prev = n;
+}
+
+static inline void tc__list_push_back(tc_list *l, tc_node *n)
+{
+  if (l->head == NULL) {
+    n->next = n->prev = n;
+    l->head = n;
+  } else {
+    tc__list_insert_before(l, l->head, n);
+  }
+}
+
+static inline void tc__list_push_front(tc_list *l, tc_node *n)
+{
+  tc__list_push_back(l, n);
+  l->head = n;
+}
+
+static inline void tc__list_remove(tc_list *l, tc_node *n)
+{
+  if (n->next == n) {
+    l->head = NULL;
+  } else {
+    n->prev->next = n->next;
+    n->next->prev = n->prev;
+    if (l->head == n) l->head = n->next;
+  }
+  n->next = n->prev = NULL;
+}
+
+#define TC_CONTAINER_OF(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
+#define TC_THREAD_OF(node) TC_CONTAINER_OF(node, tc_thread, sched_node)
+
+/* ---- critical sections ------------------------------------------------------------------ */
+
+#if TC_IRQ_OFF_MEASURE
+unsigned tc__lock(void);
+void tc__unlock(unsigned s);
+#else
+static inline unsigned tc__lock(void) { return TC_PORT_IRQ_DISABLE(); }
+static inline void tc__unlock(unsigned s) { TC_PORT_IRQ_RESTORE(s); }
+#endif
+
+/* ---- calling context -------------------------------------------------------------------- */
+
+static inline bool tc__in_isr(void) { return tc__k.isr_nesting != 0; }
+
+/* True when the caller is a thread (not an interrupt, not startup or idle code). */
+static inline bool tc__in_thread(void)
+{
+  return tc__k.started && tc__k.isr_nesting == 0 && tc__k.current != NULL;
+}
+
+/* ---- scheduler (sched.c) ---------------------------------------------------------------- */
+
+void tc__sched_init(void);
+void tc__ready_insert(tc_thread *t, bool at_front);
+void tc__ready_remove(tc_thread *t);
+/* Re-choose the next thread after any change of the ready set, a priority or a threshold.
+ * `keep_running`: the running thread competes with its threshold (false after a yield or a
+ * time-slice rotation, where it has given its turn away). */
+void tc__sched_reschedule(bool keep_running);
+/* Hand the CPU to tc__k.next if the context allows it now (thread context, scheduler
+ * unlocked, kernel started); otherwise the switch happens at tc_isr_exit / tc_sched_unlock. */
+void tc__sched_dispatch(void);
+/* The scheduling rules' choice now, without changing anything (for tc_check). */
+tc_thread *tc__sched_choose(bool keep_running);
+void tc__sched_set_effective(tc_thread *t, unsigned priority, unsigned threshold);
+unsigned tc__sched_highest_ready(void);
+/* The running thread's time slice, once per tick (from the tick interrupt). */
+void tc__sched_tick(void);
+
+/* Waiting (sched.c). `tc__thread_wait` blocks the calling thread on `q` (NULL: a plain
+ * sleep) in `state`, releases the lock taken as `s`, and returns how the wait ended. */
+tc_status tc__thread_wait(tc_waitq *q, unsigned state, uint32_t timeout, unsigned s);
+/* End the wait of `t` with `status`; it becomes ready (or suspended). Does not dispatch. */
+void tc__thread_wake(tc_thread *t, tc_status status);
+void tc__waitq_insert(tc_waitq *q, tc_thread *t);
+
+/* ---- time (time.c) ---------------------------------------------------------------------- */
+
+void tc__time_init(void);
+void tc__timeout_add(tc_timeout *to, uint32_t ticks);
+void tc__timeout_remove(tc_timeout *to);
+/* Ticks until the first timeout expires (UINT32_MAX when none is pending). */
+uint32_t tc__time_ticks_to_expiry(void);
+/* Account `n` ticks at once that are known to expire nothing (tick-suppressed idle). */
+void tc__time_skip(uint32_t n);
+
+/* ---- counters (stats.c) ----------------------------------------------------------------- */
+
+/* Make `to` the current thread and hand the CPU to it through the port: the single place
+ * where a context switch is accounted and the outgoing stack is checked. */
+void tc__switch_commit(void);
+/* Charge `cycles` spent by the port in a context switch itself (not to any thread). */
+void tc__account_switch_cycles(uint64_t cycles);
+void tc__stack_check(tc_thread *t);
+size_t tc__stack_high_water(const tc_thread *t);
+
+#define TC_STACK_PATTERN 0xA5u
+#define TC_STACK_GUARD   16u /* bytes at the stack bottom that must keep the pattern */
+
+#endif /* TACET_KERNEL_INTERNAL_H */

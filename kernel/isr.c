@@ -1,0 +1,28 @@
+/*
+ * Interrupt entry and exit (the LISR bracket) and the interrupt mask services.
+ *
+ * Services called inside a handler change the ready set at once but never switch: the
+ * switch is made once, when the outermost handler exits, to whatever the scheduler chose last.
+ */
+#include "internal.h"
+
+void tc_isr_enter(void)
+{
+  unsigned s = tc__lock();
+  tc__k.isr_nesting++;
+#if TC_STATS
+  tc__k.stats.interrupts++;
+#endif
+  tc__unlock(s);
+}
+
+void tc_isr_exit(void)
+{
+  unsigned s = tc__lock();
+  if (tc__k.isr_nesting != 0 && --tc__k.isr_nesting == 0) tc__sched_dispatch();
+  tc__unlock(s);
+}
+
+unsigned tc_interrupt_disable(void) { return tc__lock(); }
+
+void tc_interrupt_restore(unsigned old) { tc__unlock(old); }

@@ -1,0 +1,308 @@
+/*
+ * The scheduler: ready set, choice of the next thread, preemption threshold, waiting.
+ *
+ * Ready set. One FIFO list per priority and a two-level bitmap over them: bit p of
+ * `ready_map` says list p is non-empty, bit w of `ready_group` says word w of the map is
+ * non-zero. Bits are numbered from the most significant end, so count-leading-zeros of the
+ * group and then of one map word gives the highest ready priority in two instructions on
+ * ARMv7-M and x86 alike, whatever the number of threads (O(1); up to 1024 levels).
+ *
+ * Preemption threshold (ThreadX semantics). The running thread R holds the CPU against any
+ * ready thread whose priority is not numerically below R's threshold. When R is preempted
+ * while its threshold is in force (threshold < priority), it is flagged TC_TF_PREEMPTED and
+ * moved to the head of its ready list; `preempted_map` marks the priorities whose head is
+ * flagged. When the preempting threads block, the highest flagged thread competes again with
+ * its threshold, not its priority. Example: L (10, threshold 5) runs, M (7) becomes ready:
+ * no switch; H (3) becomes ready: H runs and L is flagged; H blocks: the highest ready
+ * priority is 7, which does not beat L's threshold 5, so L resumes, not M.
+ *
+ * Invariants (verified by tc_check): flagged threads form a prefix of their ready list; a
+ * ready thread is in exactly one ready list, the one of its effective priority; the `next`
+ * thread is the one tc__sched_choose() returns.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+tc_kernel tc__k;
+
+#define TOP_BIT 0x80000000u
+
+static inline unsigned clz32(uint32_t x) { return (unsigned)__builtin_clz(x); }
+
+static inline void map_set(uint32_t *group, uint32_t *map, unsigned p)
+{
+  map[p >> 5] |= TOP_BIT >> (p & 31u);
+  *group |= TOP_BIT >> (p >> 5);
+}
+
+static inline void map_clear(uint32_t *group, uint32_t *map, unsigned p)
+{
+  map[p >> 5] &= ~(TOP_BIT >> (p & 31u));
+  if (map[p >> 5] == 0) *group &= ~(TOP_BIT >> (p >> 5));
+}
+
+/* The numerically lowest priority set in a non-empty map. */
+static inline unsigned map_first(uint32_t group, const uint32_t *map)
+{
+  unsigned w = clz32(group);
+  return (w << 5) | clz32(map[w]);
+}
+
+unsigned tc__sched_highest_ready(void) { return map_first(tc__k.ready_group, tc__k.ready_map); }
+
+static inline tc_thread *ready_head(unsigned p) { return TC_THREAD_OF(tc__k.ready[p].head); }
+
+/* Keep the preempted-map bit of priority p equal to "the head of list p is flagged". */
+static void preempted_sync(unsigned p)
+{
+  tc_node *h = tc__k.ready[p].head;
+  if (h != NULL && (TC_THREAD_OF(h)->flags & TC_TF_PREEMPTED))
+    map_set(&tc__k.preempted_group, tc__k.preempted_map, p);
+  else
+    map_clear(&tc__k.preempted_group, tc__k.preempted_map, p);
+}
+
+/* Insert `t` right behind the flagged threads of its list: where a thread that was running
+ * belongs, so that it resumes before the threads that have not run yet. */
+static void ready_insert_after_flagged(tc_thread *t)
+{
+  tc_list *l = &tc__k.ready[t->priority];
+  tc_node *n = l->head;
+  if (n == NULL || !(TC_THREAD_OF(n)->flags & TC_TF_PREEMPTED)) {
+    tc__list_push_front(l, &t->sched_node);
+  } else {
+    do {
+      n = n->next;
+    } while (n != l->head && (TC_THREAD_OF(n)->flags & TC_TF_PREEMPTED));
+    tc__list_insert_before(l, n, &t->sched_node);
+  }
+  map_set(&tc__k.ready_group, tc__k.ready_map, t->priority);
+}
+
+void tc__ready_insert(tc_thread *t, bool at_front)
+{
+  tc_list *l = &tc__k.ready[t->priority];
+  if (t->flags & TC_TF_PREEMPTED) {
+    tc__list_push_front(l, &t->sched_node);
+  } else if (at_front) {
+    ready_insert_after_flagged(t);
+    return;
+  } else {
+    tc__list_push_back(l, &t->sched_node);
+  }
+  map_set(&tc__k.ready_group, tc__k.ready_map, t->priority);
+  if (t->flags & TC_TF_PREEMPTED) preempted_sync(t->priority);
+}
+
+void tc__ready_remove(tc_thread *t)
+{
+  unsigned p = t->priority;
+  tc_list *l = &tc__k.ready[p];
+  bool was_head = l->head == &t->sched_node;
+  tc__list_remove(l, &t->sched_node);
+  if (l->head == NULL) map_clear(&tc__k.ready_group, tc__k.ready_map, p);
+  if (was_head || (t->flags & TC_TF_PREEMPTED)) {
+    t->flags &= (uint8_t)~TC_TF_PREEMPTED;
+    preempted_sync(p);
+  }
+}
+
+/* `t` was running and loses the CPU while still ready. With its threshold in force it is
+ * flagged so that it competes again with its threshold; either way it moves to the front of
+ * its list (behind other flagged threads) so that it resumes before equal-priority threads. */
+static void displace(tc_thread *t)
+{
+  tc__ready_remove(t);
+  if (t->threshold < t->priority) t->flags |= TC_TF_PREEMPTED;
+  tc__ready_insert(t, true);
+}
+
+tc_thread *tc__sched_choose(bool keep_running)
+{
+  if (tc__k.ready_group == 0) return NULL;
+  unsigned h = tc__sched_highest_ready();
+  tc_thread *best = ready_head(h);
+
+  /* The incumbent is the thread whose threshold a newcomer has to beat: the running thread,
+   * or else the highest flagged (preempted) thread. */
+  tc_thread *incumbent = NULL;
+  tc_thread *r = tc__k.current;
+  if (keep_running && r != NULL && r == tc__k.next && r->state == TC_READY) incumbent = r;
+  if (tc__k.preempted_group != 0) {
+    tc_thread *p = ready_head(map_first(tc__k.preempted_group, tc__k.preempted_map));
+    if (incumbent == NULL || p->threshold < incumbent->threshold) incumbent = p;
+  }
+  if (incumbent != NULL && h >= incumbent->threshold) return incumbent;
+  return best;
+}
+
+void tc__sched_reschedule(bool keep_running)
+{
+  tc_thread *n = tc__sched_choose(keep_running);
+  tc_thread *old = tc__k.next;
+  if (n == old) return;
+  if (keep_running && old != NULL && old == tc__k.current && old->state == TC_READY) displace(old);
+  tc__k.next = n;
+}
+
+void tc__sched_dispatch(void)
+{
+  if (tc__k.next != tc__k.current && tc__k.lock_nesting == 0 && tc__k.isr_nesting == 0 &&
+      tc__k.started)
+    tc__switch_commit();
+}
+
+void tc__sched_set_effective(tc_thread *t, unsigned priority, unsigned threshold)
+{
+  if (t->state == TC_READY) {
+    bool flagged = (t->flags & TC_TF_PREEMPTED) != 0;
+    bool running = t == tc__k.current;
+    tc__ready_remove(t);
+    t->priority = (uint16_t)priority;
+    t->threshold = (uint16_t)threshold;
+    if (flagged && t->threshold < t->priority) t->flags |= TC_TF_PREEMPTED;
+    /* A running or preempted thread keeps its claim to resume first; others queue at the back. */
+    tc__ready_insert(t, flagged || running);
+  } else {
+    t->priority = (uint16_t)priority;
+    t->threshold = (uint16_t)threshold;
+    if (t->wait_q != NULL) {
+      /* Keep the wait queue in priority order. */
+      tc__list_remove(&t->wait_q->threads, &t->sched_node);
+      tc__waitq_insert(t->wait_q, t);
+    }
+  }
+  tc__sched_reschedule(true);
+}
+
+/* ---- waiting ---------------------------------------------------------------------------- */
+
+void tc__waitq_insert(tc_waitq *q, tc_thread *t)
+{
+  tc_list *l = &q->threads;
+  tc_node *n = l->head;
+  if (n != NULL) {
+    do {
+      if (TC_THREAD_OF(n)->priority > t->priority) {
+        tc__list_insert_before(l, n, &t->sched_node);
+        if (n == l->head) l->head = &t->sched_node;
+        return;
+      }
+      n = n->next;
+    } while (n != l->head);
+  }
+  tc__list_push_back(l, &t->sched_node);
+}
+
+static void thread_timeout_expired(tc_timeout *to)
+{
+  tc_thread *t = TC_CONTAINER_OF(to, tc_thread, timeout);
+  tc__thread_wake(t, t->state == TC_SLEEPING ? TC_OK : TC_TIMEOUT);
+}
+
+tc_status tc__thread_wait(tc_waitq *q, unsigned state, uint32_t timeout, unsigned s)
+{
+  tc_thread *t = tc__k.current;
+  tc__ready_remove(t);
+  t->state = (uint8_t)state;
+  t->wait_q = q;
+  t->wait_status = TC_OK;
+  if (q != NULL) tc__waitq_insert(q, t);
+  if (timeout != TC_WAIT_FOREVER) {
+    t->timeout.expire = thread_timeout_expired;
+    tc__timeout_add(&t->timeout, timeout);
+  }
+  tc__sched_reschedule(false);
+  tc__sched_dispatch();
+  tc__unlock(s); /* a port that switches in an exception (PendSV) switches here */
+  return t->wait_status;
+}
+
+void tc__thread_wake(tc_thread *t, tc_status status)
+{
+  if (t->wait_q != NULL) {
+    tc__list_remove(&t->wait_q->threads, &t->sched_node);
+    t->wait_q = NULL;
+  }
+  if (t->timeout.linked) tc__timeout_remove(&t->timeout);
+  t->wait_status = status;
+  if (t->flags & TC_TF_SUSPEND_AFTER) {
+    t->flags &= (uint8_t)~TC_TF_SUSPEND_AFTER;
+    t->state = TC_SUSPENDED;
+    return;
+  }
+  t->state = TC_READY;
+  t->slice_left = t->time_slice;
+  tc__ready_insert(t, false);
+  tc__sched_reschedule(true);
+}
+
+/* ---- round robin ------------------------------------------------------------------------ */
+
+/* One tick of the running thread's time slice. A thread whose threshold is in force is not
+ * time-sliced (no equal-priority thread can preempt it), as in ThreadX. */
+void tc__sched_tick(void)
+{
+  tc_thread *r = tc__k.current;
+  if (r == NULL || r != tc__k.next || r->state != TC_READY || r->time_slice == 0) return;
+  if (--r->slice_left != 0) return;
+  r->slice_left = r->time_slice;
+  if (r->threshold < r->priority) return;
+  tc_node *h = tc__k.ready[r->priority].head;
+  if (h->next == h) return; /* alone at its priority */
+  tc__ready_remove(r);
+  tc__ready_insert(r, false);
+#if TC_STATS
+  tc__k.stats.time_slices++;
+#endif
+  tc__sched_reschedule(false);
+}
+
+/* ---- kernel start-up and scheduler lock ------------------------------------------------ */
+
+void tc__sched_init(void) { memset(&tc__k, 0, sizeof tc__k); }
+
+void tc_kernel_init(void)
+{
+  (void)TC_PORT_IRQ_DISABLE();
+  tc__sched_init();
+  tc__time_init();
+  TC_PORT_INIT();
+}
+
+int tc_kernel_start(void)
+{
+  (void)tc__lock();
+  tc__k.started = true;
+  tc__k.stamp = TC_PORT_CYCLES();
+  tc__sched_reschedule(false);
+  int code = TC_PORT_START();
+  /* Only the sim port returns: close the books on the context that was running. */
+#if TC_STATS
+  uint64_t now = TC_PORT_CYCLES();
+  if (tc__k.current != NULL)
+    tc__k.current->cycles += now - tc__k.stamp;
+  else
+    tc__k.stats.idle_cycles += now - tc__k.stamp;
+  tc__k.stamp = now;
+#endif
+  tc__k.started = false;
+  return code;
+}
+
+void tc_sched_lock(void)
+{
+  if (!tc__in_thread()) return;
+  unsigned s = tc__lock();
+  tc__k.lock_nesting++;
+  tc__unlock(s);
+}
+
+void tc_sched_unlock(void)
+{
+  if (!tc__in_thread()) return;
+  unsigned s = tc__lock();
+  if (tc__k.lock_nesting != 0 && --tc__k.lock_nesting == 0) tc__sched_dispatch();
+  tc__unlock(s);
+}

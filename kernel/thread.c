@@ -1,0 +1,309 @@
+/*
+ * Thread services. Each public function starts with its argument checks (the front layer,
+ * dropped with TC_CHECKS=0), then does its work under the kernel lock. State checks that
+ * depend on what other threads or interrupts may do stay under the lock in every build.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+static inline bool thread_valid(const tc_thread *t) { return t != NULL && t->magic == TC_MAGIC_THREAD; }
+
+static bool thread_created(const tc_thread *t)
+{
+  if (t->magic != TC_MAGIC_THREAD) return false;
+  tc_node *n = tc__k.threads.head;
+  if (n == NULL) return false;
+  do {
+    if (n == &t->created_node) return true;
+    n = n->next;
+  } while (n != tc__k.threads.head);
+  return false;
+}
+
+static void make_ready(tc_thread *t)
+{
+  t->state = TC_READY;
+  t->slice_left = t->time_slice;
+  tc__ready_insert(t, false);
+  tc__sched_reschedule(true);
+}
+
+/* Take `t` out of whatever list its state puts it in. */
+static void unlink_thread(tc_thread *t)
+{
+  switch (t->state) {
+  case TC_READY:
+    tc__ready_remove(t);
+    break;
+  case TC_SLEEPING:
+  case TC_PENDING:
+    if (t->wait_q != NULL) {
+      tc__list_remove(&t->wait_q->threads, &t->sched_node);
+      t->wait_q = NULL;
+    }
+    if (t->timeout.linked) tc__timeout_remove(&t->timeout);
+    break;
+  default:
+    break;
+  }
+  t->flags = 0;
+}
+
+/* Stop `t` for good, in `final_state` (completed or terminated). */
+static void finish_thread(tc_thread *t, unsigned final_state)
+{
+  unlink_thread(t);
+  t->state = (uint8_t)final_state;
+  tc__sched_reschedule(false);
+}
+
+tc_status tc_thread_create(tc_thread *t, const char *name, void (*entry)(void *arg), void *arg,
+                           void *stack, size_t stack_size, unsigned priority,
+                           unsigned preempt_threshold, uint32_t time_slice, unsigned options)
+{
+  TC_ARG_CHECK(t != NULL && entry != NULL && stack != NULL, TC_INVALID);
+  TC_ARG_CHECK(stack_size >= TC_PORT_STACK_MIN, TC_INVALID);
+  TC_ARG_CHECK((options & ~TC_AUTO_START) == 0, TC_INVALID);
+  TC_ARG_CHECK(priority < TC_PRIORITIES, TC_PRIORITY_ERROR);
+  TC_ARG_CHECK(preempt_threshold <= priority, TC_PRIORITY_ERROR);
+  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+#if TC_CHECKS
+  {
+    unsigned s = tc__lock();
+    bool dup = thread_created(t);
+    tc__unlock(s);
+    if (dup) return TC_INVALID;
+  }
+#endif
+
+  /* Keep only whole, aligned stack: the port builds the first frame at the aligned top. */
+  uintptr_t lo = (uintptr_t)stack;
+  uintptr_t hi = (lo + stack_size) & ~(uintptr_t)(TC_PORT_STACK_ALIGN - 1);
+  memset(t, 0, sizeof *t);
+  t->name = name;
+  t->entry = entry;
+  t->arg = arg;
+  t->stack_base = (uint8_t *)stack;
+  t->stack_size = (size_t)(hi - lo);
+  t->priority = t->user_priority = (uint16_t)priority;
+  t->threshold = t->user_threshold = (uint16_t)preempt_threshold;
+  t->time_slice = t->slice_left = time_slice;
+  t->state = TC_SUSPENDED;
+#if TC_STACK_CHECK
+  memset(stack, TC_STACK_PATTERN, t->stack_size);
+#endif
+  TC_PORT_STACK_INIT(t);
+
+  unsigned s = tc__lock();
+  t->magic = TC_MAGIC_THREAD;
+  tc__list_push_back(&tc__k.threads, &t->created_node);
+  if (options & TC_AUTO_START) {
+    make_ready(t);
+    tc__sched_dispatch();
+  }
+  tc__unlock(s);
+  return TC_OK;
+}
+
+tc_status tc_thread_delete(tc_thread *t)
+{
+  TC_ARG_CHECK(thread_valid(t), TC_INVALID);
+  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  unsigned s = tc__lock();
+  if (t->state != TC_COMPLETED && t->state != TC_TERMINATED) {
+    tc__unlock(s);
+    return TC_STATE_ERROR;
+  }
+  tc__list_remove(&tc__k.threads, &t->created_node);
+  t->magic = 0;
+  tc__k.deleted_switches_in += t->switches_in;
+  tc__k.deleted_preempted += t->preempted;
+  if (tc__k.last_ran == t) tc__k.last_ran = NULL;
+  tc__unlock(s);
+  return TC_OK;
+}
+
+tc_status tc_thread_terminate(tc_thread *t)
+{
+  TC_ARG_CHECK(thread_valid(t), TC_INVALID);
+  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  unsigned s = tc__lock();
+  if (t->state == TC_COMPLETED || t->state == TC_TERMINATED) {
+    tc__unlock(s);
+    return TC_OK;
+  }
+  if (t == tc__k.current && tc__k.lock_nesting != 0) {
+    tc__unlock(s);
+    return TC_CALLER_ERROR;
+  }
+  finish_thread(t, TC_TERMINATED);
+  tc__sched_dispatch();
+  tc__unlock(s);
+  return TC_OK;
+}
+
+void tc__thread_run(tc_thread *t)
+{
+  t->entry(t->arg);
+  unsigned s = tc__lock();
+  tc__k.lock_nesting = 0; /* a thread that ends holding the scheduler lock releases it */
+  finish_thread(t, TC_COMPLETED);
+  tc__sched_dispatch();
+  tc__unlock(s);
+  TC_PORT_PANIC("a completed thread was resumed", t->name);
+}
+
+tc_status tc_thread_suspend(tc_thread *t)
+{
+  TC_ARG_CHECK(thread_valid(t), TC_INVALID);
+  unsigned s = tc__lock();
+  tc_status st = TC_OK;
+  switch (t->state) {
+  case TC_COMPLETED:
+  case TC_TERMINATED:
+    st = TC_STATE_ERROR;
+    break;
+  case TC_SLEEPING:
+  case TC_PENDING:
+    t->flags |= TC_TF_SUSPEND_AFTER;
+    break;
+  case TC_READY:
+    if (t == tc__k.current && !tc__in_isr() && tc__k.lock_nesting != 0) {
+      st = TC_CALLER_ERROR;
+      break;
+    }
+    tc__ready_remove(t);
+    t->state = TC_SUSPENDED;
+    tc__sched_reschedule(true);
+    tc__sched_dispatch();
+    break;
+  default: /* already suspended */
+    break;
+  }
+  tc__unlock(s);
+  return st;
+}
+
+tc_status tc_thread_resume(tc_thread *t)
+{
+  TC_ARG_CHECK(thread_valid(t), TC_INVALID);
+  unsigned s = tc__lock();
+  tc_status st = TC_OK;
+  if (t->state == TC_SUSPENDED) {
+    make_ready(t);
+    tc__sched_dispatch();
+  } else if ((t->state == TC_SLEEPING || t->state == TC_PENDING) && (t->flags & TC_TF_SUSPEND_AFTER)) {
+    t->flags &= (uint8_t)~TC_TF_SUSPEND_AFTER;
+  } else {
+    st = TC_STATE_ERROR;
+  }
+  tc__unlock(s);
+  return st;
+}
+
+tc_status tc_thread_sleep(uint32_t ticks)
+{
+  TC_ARG_CHECK(tc__in_thread() && tc__k.lock_nesting == 0, TC_CALLER_ERROR);
+  if (ticks == 0) return TC_OK;
+  unsigned s = tc__lock();
+  return tc__thread_wait(NULL, TC_SLEEPING, ticks, s);
+}
+
+void tc_thread_yield(void)
+{
+  if (!tc__in_thread()) return;
+  unsigned s = tc__lock();
+  tc_thread *r = tc__k.current;
+  if (r->state == TC_READY && tc__k.lock_nesting == 0) {
+    tc__ready_remove(r);
+    tc__ready_insert(r, false);
+    r->slice_left = r->time_slice;
+    tc__sched_reschedule(false);
+    tc__sched_dispatch();
+  }
+  tc__unlock(s);
+}
+
+/* Shared tail of the two change functions: validate the pair under the lock and apply it. */
+static tc_status change_user_pair(tc_thread *t, unsigned priority, unsigned threshold)
+{
+  if (t->state == TC_COMPLETED || t->state == TC_TERMINATED) return TC_STATE_ERROR;
+  if (threshold > priority) return TC_PRIORITY_ERROR;
+  t->user_priority = (uint16_t)priority;
+  t->user_threshold = (uint16_t)threshold;
+  tc__sched_set_effective(t, priority, threshold);
+  tc__sched_dispatch();
+  return TC_OK;
+}
+
+tc_status tc_thread_priority_change(tc_thread *t, unsigned new_priority, unsigned *old)
+{
+  TC_ARG_CHECK(thread_valid(t), TC_INVALID);
+  TC_ARG_CHECK(new_priority < TC_PRIORITIES, TC_PRIORITY_ERROR);
+  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  unsigned s = tc__lock();
+  unsigned before = t->user_priority;
+  /* A fully preemptive thread stays fully preemptive; otherwise the threshold keeps its value
+   * unless that would put it below the new priority. */
+  unsigned threshold = t->user_threshold;
+  if (threshold == t->user_priority || threshold > new_priority) threshold = new_priority;
+  tc_status st = change_user_pair(t, new_priority, threshold);
+  tc__unlock(s);
+  if (st == TC_OK && old != NULL) *old = before;
+  return st;
+}
+
+tc_status tc_thread_threshold_change(tc_thread *t, unsigned new_threshold, unsigned *old)
+{
+  TC_ARG_CHECK(thread_valid(t), TC_INVALID);
+  TC_ARG_CHECK(new_threshold < TC_PRIORITIES, TC_PRIORITY_ERROR);
+  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  unsigned s = tc__lock();
+  unsigned before = t->user_threshold;
+  tc_status st = change_user_pair(t, t->user_priority, new_threshold);
+  tc__unlock(s);
+  if (st == TC_OK && old != NULL) *old = before;
+  return st;
+}
+
+tc_status tc_thread_wait_abort(tc_thread *t)
+{
+  TC_ARG_CHECK(thread_valid(t), TC_INVALID);
+  unsigned s = tc__lock();
+  tc_status st = TC_STATE_ERROR;
+  if (t->state == TC_SLEEPING || t->state == TC_PENDING) {
+    tc__thread_wake(t, TC_WAIT_ABORTED);
+    tc__sched_dispatch();
+    st = TC_OK;
+  }
+  tc__unlock(s);
+  return st;
+}
+
+tc_thread *tc_thread_self(void) { return tc__in_thread() ? tc__k.current : NULL; }
+
+tc_status tc_thread_info(const tc_thread *t, tc_thread_info_t *out)
+{
+  TC_ARG_CHECK(thread_valid(t) && out != NULL, TC_INVALID);
+  unsigned s = tc__lock();
+  out->name = t->name;
+  out->state = t->state;
+  if (t->state == TC_READY && t == tc__k.current) out->state = TC_RUNNING;
+  out->priority = t->priority;
+  out->threshold = t->threshold;
+  out->user_priority = t->user_priority;
+  out->user_threshold = t->user_threshold;
+  out->switches_in = t->switches_in;
+  out->preempted = t->preempted;
+  out->last_preempted_by = t->last_preempted_by;
+  out->cycles = t->cycles;
+#if TC_STATS
+  if (t == tc__k.current) out->cycles += TC_PORT_CYCLES() - tc__k.stamp;
+#endif
+  out->stack_size = t->stack_size;
+  out->time_slice = t->time_slice;
+  tc__unlock(s);
+  out->stack_high_water = tc__stack_high_water(t);
+  return TC_OK;
+}

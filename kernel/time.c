@@ -1,0 +1,86 @@
+/*
+ * System time: the tick counter and the delta list of timeouts (seed 004, fig. 12).
+ *
+ * Each entry stores the ticks between its predecessor's expiry and its own, so a tick only
+ * decrements the head: a tick that expires nothing costs O(1) whatever the number of
+ * sleeping or waiting threads. Insertion walks the list (O(n) in pending timeouts); entries
+ * with the same expiry tick expire in the order they were added.
+ */
+#include "internal.h"
+
+#define TIMEOUT_OF(n) TC_CONTAINER_OF(n, tc_timeout, node)
+
+void tc__time_init(void)
+{
+  tc__k.tick = 0;
+  tc__k.timeouts.head = NULL;
+}
+
+uint32_t tc_tick_get(void) { return tc__k.tick; }
+
+void tc__timeout_add(tc_timeout *to, uint32_t ticks)
+{
+  tc_list *l = &tc__k.timeouts;
+  tc_node *n = l->head;
+  uint32_t remaining = ticks;
+  if (n != NULL) {
+    do {
+      tc_timeout *e = TIMEOUT_OF(n);
+      if (remaining < e->delta) {
+        e->delta -= remaining;
+        to->delta = remaining;
+        tc__list_insert_before(l, n, &to->node);
+        if (n == l->head) l->head = &to->node;
+        to->linked = true;
+        return;
+      }
+      remaining -= e->delta;
+      n = n->next;
+    } while (n != l->head);
+  }
+  to->delta = remaining;
+  tc__list_push_back(l, &to->node);
+  to->linked = true;
+}
+
+void tc__timeout_remove(tc_timeout *to)
+{
+  tc_list *l = &tc__k.timeouts;
+  tc_node *succ = to->node.next;
+  if (succ != l->head) TIMEOUT_OF(succ)->delta += to->delta;
+  tc__list_remove(l, &to->node);
+  to->linked = false;
+}
+
+uint32_t tc__time_ticks_to_expiry(void)
+{
+  tc_node *h = tc__k.timeouts.head;
+  return h == NULL ? UINT32_MAX : TIMEOUT_OF(h)->delta;
+}
+
+void tc__time_skip(uint32_t n)
+{
+  tc__k.tick += n;
+  tc_node *h = tc__k.timeouts.head;
+  if (h != NULL) TIMEOUT_OF(h)->delta -= n;
+}
+
+void tc__tick_announce(void)
+{
+  unsigned s = tc__lock();
+  tc__k.tick++;
+  /* The slice belongs to the tick that just ended, so it is charged before expiries make
+   * other threads ready. */
+  tc__sched_tick();
+  tc_node *h = tc__k.timeouts.head;
+  if (h != NULL && --TIMEOUT_OF(h)->delta == 0) {
+    do {
+      tc_timeout *to = TIMEOUT_OF(h);
+      tc__list_remove(&tc__k.timeouts, h);
+      to->linked = false;
+      to->expire(to);
+      h = tc__k.timeouts.head;
+    } while (h != NULL && TIMEOUT_OF(h)->delta == 0);
+  }
+  tc__unlock(s);
+}

@@ -1,0 +1,34 @@
+/*
+ * Sim port extras: virtual time, simulated interrupts, switch cost, end of run.
+ * Only available when the kernel is built with TACET_PORT=sim.
+ */
+#ifndef TACET_SIM_H
+#define TACET_SIM_H
+
+#include "tacet/types.h"
+
+/* Spend `cycles` of virtual CPU time in the calling thread. Simulated interrupts (the tick,
+ * tc_sim_irq_at) that fall inside are taken at their exact cycle, and may preempt the caller
+ * there; the rest of the consumption continues when the caller runs again. From an interrupt
+ * handler the time passes with interrupts masked. */
+void tc_sim_consume(uint64_t cycles);
+
+/* Virtual cycles since tc_kernel_init(). */
+uint64_t tc_sim_now(void);
+
+/* Virtual cycles per system tick (TC_SIM_CPU_HZ / TC_TICK_HZ). */
+uint64_t tc_sim_cycles_per_tick(void);
+
+/* Raise a simulated interrupt at virtual cycle `cycle`: the port calls `lisr` between
+ * tc_isr_enter() and tc_isr_exit() (the handler itself must not call them). Interrupts due
+ * at the same cycle are taken in the order they were raised, after the tick of that cycle.
+ * Returns TC_OK; TC_INVALID (lisr NULL, cycle in the past); TC_FULL (TC_SIM_MAX_IRQS queued). */
+tc_status tc_sim_irq_at(uint64_t cycle, void (*lisr)(void));
+
+/* Virtual cycles charged for every context switch (0 by default). */
+void tc_sim_set_switch_cost(uint64_t cycles);
+
+/* End the run: tc_kernel_start() returns `exit_code`. From a thread, does not return. */
+void tc_sim_stop(int exit_code);
+
+#endif /* TACET_SIM_H */

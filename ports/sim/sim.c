@@ -1,0 +1,260 @@
+/*
+ * Sim port: contexts, the virtual clock, simulated interrupts and the idle loop.
+ * See tacet_port.h for the model.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "tacet/sim.h"
+
+unsigned tc__sim_irq_masked = 1;
+uint64_t tc__sim_now;
+uint64_t tc__sim_next_event = UINT64_MAX;
+
+typedef struct {
+  uint64_t at;
+  void (*lisr)(void);
+} sim_irq;
+
+static struct {
+  uint64_t cycles_per_tick;
+  uint64_t next_tick;
+  bool ticking;
+  uint64_t switch_cost;
+  sim_irq irq[TC_SIM_MAX_IRQS]; /* sorted by `at`, FIFO among equals */
+  unsigned n_irq;
+  tc_thread *on;       /* whose stack the CPU is on (NULL: the idle context) */
+  tc_sim_context idle; /* the context that called tc_kernel_start() */
+  bool stopping;
+  int exit_code;
+} sim;
+
+/* ---- machine contexts ------------------------------------------------------------------- */
+
+static void thread_start(tc_thread *t)
+{
+  /* A thread is first entered from inside a switch, with interrupts masked. */
+  tc__sim_irq_restore(0);
+  tc__thread_run(t);
+}
+
+#if TC_SIM_UCONTEXT
+
+static void uc_entry(unsigned hi, unsigned lo)
+{
+  uintptr_t p = ((uintptr_t)hi << 16 << 16) | (uintptr_t)lo;
+  thread_start((tc_thread *)p);
+}
+
+void tc__sim_stack_init(tc_thread *t)
+{
+  if (getcontext(&t->ctx.uc) != 0) tc__sim_panic("getcontext failed", t->name);
+  t->ctx.uc.uc_stack.ss_sp = t->stack_base;
+  t->ctx.uc.uc_stack.ss_size = t->stack_size;
+  t->ctx.uc.uc_link = NULL;
+  uintptr_t p = (uintptr_t)t;
+  makecontext(&t->ctx.uc, (void (*)(void))uc_entry, 2, (unsigned)(p >> 16 >> 16), (unsigned)(p & 0xFFFFFFFFu));
+}
+
+static void ctx_switch(tc_sim_context *save, tc_sim_context *load) { swapcontext(&save->uc, &load->uc); }
+
+#else /* assembly switch: context_*.S */
+
+void tc__sim_ctx_switch(void **save_sp, void *load_sp);
+void tc__sim_ctx_trampoline(void);
+
+void tc__sim_stack_init(tc_thread *t)
+{
+  uintptr_t *sp = (uintptr_t *)(t->stack_base + t->stack_size);
+#if defined(__x86_64__)
+  /* Frame popped by tc__sim_ctx_switch: mxcsr|fcw, r15, r14, r13, r12, rbx, rbp, return. */
+  *--sp = 0;
+  *--sp = 0;
+  *--sp = (uintptr_t)tc__sim_ctx_trampoline;
+  *--sp = 0;                        /* rbp */
+  *--sp = 0;                        /* rbx */
+  *--sp = (uintptr_t)t;             /* r12: argument */
+  *--sp = (uintptr_t)thread_start;  /* r13: function */
+  *--sp = 0;                        /* r14 */
+  *--sp = 0;                        /* r15 */
+  *--sp = 0x1F80u | ((uintptr_t)0x037Fu << 32); /* default mxcsr and x87 control word */
+#elif defined(__aarch64__)
+  /* Frame of 22 words: x19..x30, d8..d15, fpcr, pad. */
+  sp -= 22;
+  memset(sp, 0, 22 * sizeof *sp);
+  sp[0] = (uintptr_t)t;               /* x19: argument */
+  sp[1] = (uintptr_t)thread_start;    /* x20: function */
+  sp[11] = (uintptr_t)tc__sim_ctx_trampoline; /* x30 */
+#else
+#error "no assembly context switch for this host: build with TC_SIM_UCONTEXT=1"
+#endif
+  t->ctx.sp = sp;
+}
+
+static void ctx_switch(tc_sim_context *save, tc_sim_context *load) { tc__sim_ctx_switch(&save->sp, load->sp); }
+
+#endif
+
+/* ---- simulated interrupts --------------------------------------------------------------- */
+
+static void update_next_event(void)
+{
+  uint64_t t = sim.ticking ? sim.next_tick : UINT64_MAX;
+  if (sim.n_irq != 0 && sim.irq[0].at < t) t = sim.irq[0].at;
+  tc__sim_next_event = t;
+}
+
+/* Take the earliest due interrupt: the tick first when it falls on the same cycle. */
+static void take_one(void)
+{
+  bool tick = sim.ticking && sim.next_tick <= tc__sim_now && (sim.n_irq == 0 || sim.next_tick <= sim.irq[0].at);
+  void (*lisr)(void) = NULL;
+  if (tick) {
+    sim.next_tick += sim.cycles_per_tick;
+  } else {
+    lisr = sim.irq[0].lisr;
+    sim.n_irq--;
+    memmove(&sim.irq[0], &sim.irq[1], sim.n_irq * sizeof sim.irq[0]);
+  }
+  update_next_event();
+  tc_isr_enter();
+  if (tick)
+    tc__tick_announce();
+  else
+    lisr();
+  tc_isr_exit(); /* may switch to another thread: we continue here when this one runs again */
+}
+
+void tc__sim_take_interrupts(void)
+{
+  while (!tc__sim_irq_masked && tc__sim_now >= tc__sim_next_event && !sim.stopping) {
+    tc__sim_irq_masked = 1; /* handlers do not nest in the simulation */
+    take_one();
+    tc__sim_irq_masked = 0;
+  }
+}
+
+void tc_sim_consume(uint64_t cycles)
+{
+  while (cycles != 0) {
+    if (tc__sim_irq_masked || sim.stopping || tc__sim_next_event > tc__sim_now + cycles) {
+      tc__sim_now += cycles;
+      return;
+    }
+    uint64_t step = tc__sim_next_event > tc__sim_now ? tc__sim_next_event - tc__sim_now : 0;
+    tc__sim_now += step;
+    cycles -= step;
+    tc__sim_take_interrupts();
+  }
+}
+
+tc_status tc_sim_irq_at(uint64_t cycle, void (*lisr)(void))
+{
+  if (lisr == NULL || cycle < tc__sim_now) return TC_INVALID;
+  unsigned s = tc__sim_irq_disable();
+  if (sim.n_irq == TC_SIM_MAX_IRQS) {
+    tc__sim_irq_restore(s);
+    return TC_FULL;
+  }
+  unsigned i = sim.n_irq;
+  while (i > 0 && sim.irq[i - 1].at > cycle) {
+    sim.irq[i] = sim.irq[i - 1];
+    i--;
+  }
+  sim.irq[i].at = cycle;
+  sim.irq[i].lisr = lisr;
+  sim.n_irq++;
+  update_next_event();
+  tc__sim_irq_restore(s);
+  return TC_OK;
+}
+
+uint64_t tc_sim_now(void) { return tc__sim_now; }
+
+uint64_t tc_sim_cycles_per_tick(void) { return sim.cycles_per_tick; }
+
+void tc_sim_set_switch_cost(uint64_t cycles) { sim.switch_cost = cycles; }
+
+/* ---- kernel hooks ----------------------------------------------------------------------- */
+
+void tc__sim_init(void)
+{
+  memset(&sim, 0, sizeof sim);
+  sim.cycles_per_tick = (uint64_t)TC_SIM_CPU_HZ / TC_TICK_HZ;
+  tc__sim_now = 0;
+  tc__sim_next_event = UINT64_MAX;
+  tc__sim_irq_masked = 1;
+}
+
+void tc__sim_switch(tc_thread *from, tc_thread *to)
+{
+  if (sim.stopping && sim.on == NULL) return; /* the run is over: stay in the idle context */
+  if (tc__k.real_switch && sim.switch_cost != 0) {
+    tc__sim_now += sim.switch_cost;
+    tc__account_switch_cycles(sim.switch_cost);
+  }
+  tc_sim_context *save = from != NULL ? &from->ctx : &sim.idle;
+  tc_sim_context *load = to != NULL ? &to->ctx : &sim.idle;
+  sim.on = to;
+  ctx_switch(save, load);
+}
+
+/* The idle context: the startup code's own stack. It hands the CPU to the chosen thread;
+ * when nothing is ready it jumps virtual time to the next event. Ticks that would expire
+ * nothing are suppressed (as in a tickless kernel) and only added to the tick count. */
+int tc__sim_start(void)
+{
+  sim.ticking = true;
+  sim.next_tick = tc__sim_now + sim.cycles_per_tick;
+  update_next_event();
+  sim.on = NULL;
+  for (;;) {
+    if (sim.stopping) break;
+    if (tc__k.next != tc__k.current) {
+      tc__switch_commit();
+      continue;
+    }
+    uint32_t ticks = tc__time_ticks_to_expiry();
+    if (ticks == UINT32_MAX && sim.n_irq == 0) break; /* no thread can ever run again */
+    uint64_t target = sim.n_irq != 0 ? sim.irq[0].at : UINT64_MAX;
+    if (ticks != UINT32_MAX) {
+      uint64_t expiry = sim.next_tick + (uint64_t)(ticks - 1) * sim.cycles_per_tick;
+      if (expiry < target) target = expiry;
+    }
+    if (target > sim.next_tick) {
+      uint64_t n = (target - sim.next_tick + sim.cycles_per_tick - 1) / sim.cycles_per_tick;
+      tc__time_skip((uint32_t)n);
+      sim.next_tick += n * sim.cycles_per_tick;
+    }
+    if (target > tc__sim_now) tc__sim_now = target;
+    update_next_event();
+    tc__sim_irq_masked = 0;
+    tc__sim_take_interrupts();
+    tc__sim_irq_masked = 1;
+  }
+  sim.ticking = false;
+  tc__sim_next_event = UINT64_MAX;
+  return sim.stopping ? sim.exit_code : 0;
+}
+
+void tc_sim_stop(int exit_code)
+{
+  (void)tc__sim_irq_disable();
+  sim.stopping = true;
+  sim.exit_code = exit_code;
+  if (sim.on != NULL) {
+    tc_sim_context abandoned;
+    sim.on = NULL;
+    ctx_switch(&abandoned, &sim.idle);
+  }
+  /* From an interrupt taken in idle: the idle loop ends when the handler returns. */
+}
+
+void tc__sim_panic(const char *msg, const char *detail)
+{
+  fflush(stdout);
+  fprintf(stderr, "tacet: panic: %s%s%s\n", msg, detail != NULL ? ": " : "", detail != NULL ? detail : "");
+  abort();
+}
