@@ -9,6 +9,7 @@
 
 static inline bool thread_valid(const tc_thread *t) { return t != NULL && t->magic == TC_MAGIC_THREAD; }
 
+#if TC_CHECKS
 static bool thread_created(const tc_thread *t)
 {
   if (t->magic != TC_MAGIC_THREAD) return false;
@@ -20,6 +21,7 @@ static bool thread_created(const tc_thread *t)
   } while (n != tc__k.threads.head);
   return false;
 }
+#endif
 
 static void make_ready(tc_thread *t)
 {

@@ -1,0 +1,77 @@
+/* Port-neutral part of the test harness. */
+#include "tct.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+uint8_t tct_stacks[TCT_MAX_STACKS][TCT_STACK_SIZE] __attribute__((aligned(16)));
+
+static unsigned failures_in_case;
+static char log_buf[4096];
+static size_t log_len;
+
+void tct_fail(const char *file, int line, const char *what)
+{
+  failures_in_case++;
+  printf("    %s:%d: check failed: %s\n", file, line, what);
+}
+
+void tct_fail_eq(const char *file, int line, const char *expr, long long got, long long want)
+{
+  failures_in_case++;
+  printf("    %s:%d: check failed: %s (got %lld, want %lld)\n", file, line, expr, got, want);
+}
+
+void tct_log(const char *fmt, ...)
+{
+  if (log_len != 0 && log_len < sizeof log_buf - 1) log_buf[log_len++] = ' ';
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(log_buf + log_len, sizeof log_buf - log_len, fmt, ap);
+  va_end(ap);
+  if (n > 0) log_len += (size_t)n;
+  if (log_len > sizeof log_buf - 1) log_len = sizeof log_buf - 1;
+}
+
+void tct_log_reset(void)
+{
+  log_len = 0;
+  log_buf[0] = '\0';
+}
+
+const char *tct_log_text(void) { return log_buf; }
+
+void tct_check_log(const char *file, int line, const char *want)
+{
+  if (strcmp(log_buf, want) != 0) {
+    failures_in_case++;
+    printf("    %s:%d: event log differs\n      got:  %s\n      want: %s\n", file, line, log_buf, want);
+  }
+  tct_log_reset();
+}
+
+void tct_begin(void)
+{
+  tct_log_reset();
+  tc_kernel_init();
+}
+
+int tct_main(const char *suite, const tct_case *cases, size_t n)
+{
+  unsigned passed = 0, failed = 0;
+  printf("%s: %u cases\n", suite, (unsigned)n);
+  for (size_t i = 0; i < n; i++) {
+    failures_in_case = 0;
+    cases[i].fn();
+    if (failures_in_case == 0) {
+      passed++;
+      printf("  ok    %s\n", cases[i].name);
+    } else {
+      failed++;
+      printf("  FAIL  %s\n", cases[i].name);
+    }
+  }
+  printf("%s: %u passed, %u failed\n", suite, passed, failed);
+  return failed == 0 ? 0 : 1;
+}

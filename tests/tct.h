@@ -1,0 +1,93 @@
+/*
+ * tct: the kernel test harness. Port-neutral: the same test sources build for the sim port
+ * and for the Cortex-M boards; the few port-specific pieces are in tct_<port>.c.
+ *
+ * A test program is a list of cases. Each case initialises the kernel, creates threads,
+ * runs the kernel until the threads end the run (tct_end) or nothing can run any more, and
+ * checks what happened. Threads record what they do in an event log (tct_log) that cases
+ * compare with the expected sequence (CHECK_LOG); STEP() runs the kernel's invariant checker.
+ * The summary line is "N passed, N failed"; the exit status is non-zero on any failure.
+ */
+#ifndef TCT_H
+#define TCT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tacet/tacet.h"
+
+#ifndef TCT_STACK_SIZE
+#define TCT_STACK_SIZE 16384u
+#endif
+#ifndef TCT_MAX_STACKS
+#define TCT_MAX_STACKS 16u
+#endif
+
+extern uint8_t tct_stacks[TCT_MAX_STACKS][TCT_STACK_SIZE];
+#define TCT_STACK(i) tct_stacks[(i)], TCT_STACK_SIZE
+
+void tct_fail(const char *file, int line, const char *what);
+void tct_fail_eq(const char *file, int line, const char *expr, long long got, long long want);
+
+#define CHECK(cond)                                          \
+  do {                                                       \
+    if (!(cond)) tct_fail(__FILE__, __LINE__, #cond);        \
+  } while (0)
+
+#define CHECK_EQ(got, want)                                                               \
+  do {                                                                                    \
+    long long got_ = (long long)(got), want_ = (long long)(want);                         \
+    if (got_ != want_) tct_fail_eq(__FILE__, __LINE__, #got " == " #want, got_, want_);   \
+  } while (0)
+
+/* The kernel's invariants hold. Call after every step. */
+#define STEP()                                        \
+  do {                                                \
+    const char *why_ = tc_check();                    \
+    if (why_ != NULL) tct_fail(__FILE__, __LINE__, why_); \
+  } while (0)
+
+/* A service call returns `status`, and the kernel is consistent afterwards. */
+#define EXPECT(call, status)      \
+  do {                            \
+    CHECK_EQ((call), (status));   \
+    STEP();                       \
+  } while (0)
+#define OK(call) EXPECT(call, TC_OK)
+
+/* Argument errors are only reported by the checking front layer (TC_CHECKS=1). */
+#if TC_CHECKS
+#define EXPECT_ARG(call, status) EXPECT(call, status)
+#else
+#define EXPECT_ARG(call, status) ((void)0)
+#endif
+
+/* Event log: space-separated tokens. */
+void tct_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void tct_log_reset(void);
+const char *tct_log_text(void);
+void tct_check_log(const char *file, int line, const char *want);
+#define CHECK_LOG(want) tct_check_log(__FILE__, __LINE__, (want))
+
+/* Run the kernel (tc_kernel_start) and return its exit code; end the run from a thread. */
+int tct_run_kernel(void);
+void tct_end(int code);
+/* Spend `cycles` of CPU time in the calling thread, preemptibly. */
+void tct_work(uint64_t cycles);
+
+/* Fresh kernel and log for a case. */
+void tct_begin(void);
+
+typedef struct {
+  const char *name;
+  void (*fn)(void);
+} tct_case;
+
+int tct_main(const char *suite, const tct_case *cases, size_t n);
+
+#define TCT_CASE(fn) {#fn, fn}
+#define TCT_MAIN(suite, ...)                                                       \
+  static const tct_case tct_cases_[] = {__VA_ARGS__};                              \
+  int main(void) { return tct_main(suite, tct_cases_, sizeof tct_cases_ / sizeof tct_cases_[0]); }
+
+#endif /* TCT_H */
