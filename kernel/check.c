@@ -173,8 +173,17 @@ static const char *check_all(void)
     preempted += t->preempted;
   }
   FAIL_IF(ready_threads != ready_in_lists, "ready threads and ready-list entries differ in number");
+  if (tc__timer_linked != NULL) timeouts += tc__timer_linked();
   e = check_timeouts(timeouts);
   if (e != NULL) return e;
+
+  const char *(*const object_checks[])(void) = {
+      tc__sem_check,   tc__mutex_check,      tc__queue_check,     tc__port_check, tc__event_check,
+      tc__timer_check, tc__block_pool_check, tc__byte_pool_check, tc__hisr_check,
+  };
+  for (size_t i = 0; i < sizeof object_checks / sizeof object_checks[0]; i++) {
+    if (object_checks[i] != NULL && (e = object_checks[i]()) != NULL) return e;
+  }
 
   FAIL_IF(tc__k.current != NULL && tc__k.current->magic != TC_MAGIC_THREAD, "current is not a thread");
   FAIL_IF(tc__k.next != NULL && (tc__k.next->magic != TC_MAGIC_THREAD || tc__k.next->state != TC_READY),

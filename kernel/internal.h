@@ -15,7 +15,16 @@
 #define TC_MAP_WORDS ((TC_PRIORITIES + 31) / 32)
 
 /* Control-block magic values: an object is valid when its magic matches. */
-#define TC_MAGIC_THREAD 0x54687264u /* "Thrd" */
+#define TC_MAGIC_THREAD     0x54687264u /* "Thrd" */
+#define TC_MAGIC_SEM        0x53656d61u /* "Sema" */
+#define TC_MAGIC_MUTEX      0x4d757478u /* "Mutx" */
+#define TC_MAGIC_QUEUE      0x51756575u /* "Queu" */
+#define TC_MAGIC_PORT       0x506f7274u /* "Port" */
+#define TC_MAGIC_EVENT      0x45766e74u /* "Evnt" */
+#define TC_MAGIC_TIMER      0x54696d72u /* "Timr" */
+#define TC_MAGIC_BLOCK_POOL 0x426c6b50u /* "BlkP" */
+#define TC_MAGIC_BYTE_POOL  0x42797450u /* "BytP" */
+#define TC_MAGIC_HISR       0x48697372u /* "Hisr" */
 
 /* tc_thread.flags */
 #define TC_TF_PREEMPTED     0x01u /* preempted while its threshold was in force */
@@ -163,6 +172,26 @@ void tc__timeout_remove(tc_timeout *to);
 uint32_t tc__time_ticks_to_expiry(void);
 /* Account `n` ticks at once that are known to expire nothing (tick-suppressed idle). */
 void tc__time_skip(uint32_t n);
+
+/* ---- optional object modules ------------------------------------------------------------
+ * Weak references: an object module's hooks are called only when the application links that
+ * module (uses the object type), so an unused service costs neither flash nor time. */
+
+/* mutex.c: a thread completes or is terminated: release what it owns. */
+extern void tc__mutex_thread_exit(tc_thread *t) __attribute__((weak));
+
+/* Per-object-type invariant checkers for tc_check(): NULL when all hold. */
+extern const char *tc__sem_check(void) __attribute__((weak));
+extern const char *tc__mutex_check(void) __attribute__((weak));
+extern const char *tc__queue_check(void) __attribute__((weak));
+extern const char *tc__port_check(void) __attribute__((weak));
+extern const char *tc__event_check(void) __attribute__((weak));
+extern const char *tc__timer_check(void) __attribute__((weak));
+extern const char *tc__block_pool_check(void) __attribute__((weak));
+extern const char *tc__byte_pool_check(void) __attribute__((weak));
+extern const char *tc__hisr_check(void) __attribute__((weak));
+/* timer.c: how many timers are linked in the delta list (they share it with thread timeouts). */
+extern size_t tc__timer_linked(void) __attribute__((weak));
 
 /* ---- counters (stats.c) ----------------------------------------------------------------- */
 

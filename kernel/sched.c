@@ -168,9 +168,11 @@ void tc__sched_set_effective(tc_thread *t, unsigned priority, unsigned threshold
     t->priority = (uint16_t)priority;
     t->threshold = (uint16_t)threshold;
     if (t->wait_q != NULL) {
-      /* Keep the wait queue in priority order. */
-      tc__list_remove(&t->wait_q->threads, &t->sched_node);
-      tc__waitq_insert(t->wait_q, t);
+      /* Keep the wait queue in priority order, and let its object react (inheritance). */
+      tc_waitq *q = t->wait_q;
+      tc__list_remove(&q->threads, &t->sched_node);
+      tc__waitq_insert(q, t);
+      if (q->reprioritized != NULL) q->reprioritized(q, t);
     }
   }
   tc__sched_reschedule(true);

@@ -56,6 +56,7 @@ static void unlink_thread(tc_thread *t)
 static void finish_thread(tc_thread *t, unsigned final_state)
 {
   unlink_thread(t);
+  if (tc__mutex_thread_exit != NULL) tc__mutex_thread_exit(t); /* linked only with mutex.c */
   t->state = (uint8_t)final_state;
   tc__sched_reschedule(false);
 }

@@ -53,6 +53,12 @@ typedef struct tc_thread {
   tc_status wait_status; /* how the last wait ended */
   uintptr_t wait_info[2]; /* per-object wait data (requested flags, message pointer ...) */
   uint32_t time_slice, slice_left;
+  tc_list mutexes;         /* mutexes this thread owns (priority inheritance, release on exit) */
+  uint32_t port_word;      /* task port: the word posted to this thread */
+  bool port_full;          /* task port: a word is waiting to be received */
+  tc_waitq port_senders;   /* task port: threads waiting for the slot to empty */
+  uint32_t signals;        /* signals sent and not yet handled */
+  void (*signal_handler)(uint32_t signals);
   uint64_t switches_in, preempted, cycles;
   struct tc_thread *last_preempted_by;
 } tc_thread;

@@ -13,6 +13,8 @@
 
 #include "tacet/config.h"
 
+struct tc_thread;
+
 typedef enum {
   TC_OK = 0,
   TC_TIMEOUT,        /* wait ended by its timeout */
@@ -49,9 +51,13 @@ typedef struct tc_timeout {
   void (*expire)(struct tc_timeout *self);
 } tc_timeout;
 
-/* A queue of waiting threads, kept in priority order (FIFO among equal priorities). */
+/* A queue of waiting threads, kept in priority order (FIFO among equal priorities).
+ * `reprioritized` (may be NULL) is called, kernel locked, after the priority of a thread
+ * waiting in the queue changed and the thread was re-queued: a mutex uses it to carry
+ * priority inheritance along a chain of owners. */
 typedef struct tc_waitq {
   tc_list threads;
+  void (*reprioritized)(struct tc_waitq *q, struct tc_thread *t);
 } tc_waitq;
 
 #endif /* TACET_TYPES_H */
