@@ -1,0 +1,7 @@
+"""Allow ``python -m tacet``."""
+
+import sys
+
+from tacet.cli import main
+
+sys.exit(main())

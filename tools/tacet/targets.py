@@ -1,0 +1,115 @@
+"""The targets an application can be built for and run on.
+
+A target fixes the kernel port, the CMake options and toolchain, the build directory
+(``build/<target>`` in the repository) and how a built program is started.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+
+from tacet.errors import TacetError
+
+QEMU = "qemu-system-arm"
+ARM_GCC = "arm-none-eabi-gcc"
+
+# What to install (Debian package names) when a host tool is missing.
+INSTALL_HINTS: Mapping[str, str] = MappingProxyType(
+    {
+        "cmake": "apt-get install cmake",
+        "ctest": "apt-get install cmake",
+        "ninja": "apt-get install ninja-build",
+        ARM_GCC: "apt-get install gcc-arm-none-eabi libnewlib-arm-none-eabi",
+        QEMU: "apt-get install qemu-system-arm",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Target:
+    """One row of the target table."""
+
+    name: str
+    summary: str
+    port: str
+    definitions: tuple[tuple[str, str], ...] = ()
+    toolchain_file: str | None = None  # relative to the repository root
+    compiler: str | None = None  # cross compiler that must be on PATH
+    qemu_machine: str | None = None
+    qemu_cpu: str | None = None
+    run_timeout: float | None = None  # seconds; None: the program may run as long as it likes
+
+    @property
+    def emulated(self) -> bool:
+        return self.qemu_machine is not None
+
+    def build_dir(self, repo: Path) -> Path:
+        return repo / "build" / self.name
+
+    def configure_command(self, repo: Path, build_dir: Path) -> list[str]:
+        """The CMake configure command line for this target."""
+        command = ["cmake", "-S", str(repo), "-B", str(build_dir), "-G", "Ninja"]
+        command += [f"-D{key}={value}" for key, value in self.definitions]
+        if self.toolchain_file is not None:
+            command.append(f"-DCMAKE_TOOLCHAIN_FILE={repo / self.toolchain_file}")
+        return command
+
+    def run_command(self, program: Path) -> list[str]:
+        """The command line that runs a built program on this target."""
+        if not self.emulated:
+            return [str(program)]
+        assert self.qemu_machine is not None and self.qemu_cpu is not None
+        return [
+            QEMU,
+            "-M", self.qemu_machine,
+            "-cpu", self.qemu_cpu,
+            "-nographic",
+            # Deterministic virtual time: 32 ns per instruction (docs: "Measuring on QEMU").
+            "-icount", "shift=5",
+            # The program's semihosting exit code becomes QEMU's exit status.
+            "-semihosting-config", "enable=on,target=native",
+            "-kernel", str(program),
+        ]  # fmt: skip
+
+
+TARGETS: Mapping[str, Target] = MappingProxyType(
+    {
+        "sim": Target(
+            name="sim",
+            summary="the sim port: a Linux process on a virtual clock",
+            port="sim",
+            definitions=(("TACET_PORT", "sim"),),
+        ),
+        "qemu-m3": Target(
+            name="qemu-m3",
+            summary="Cortex-M3 under QEMU (mps2-an385)",
+            port="cortex-m",
+            definitions=(("TACET_PORT", "cortex-m"), ("TACET_CPU", "cortex-m3")),
+            toolchain_file="cmake/arm-none-eabi.cmake",
+            compiler=ARM_GCC,
+            qemu_machine="mps2-an385",
+            qemu_cpu="cortex-m3",
+            run_timeout=120.0,
+        ),
+        "qemu-m4": Target(
+            name="qemu-m4",
+            summary="Cortex-M4F under QEMU (mps2-an386)",
+            port="cortex-m",
+            definitions=(("TACET_PORT", "cortex-m"), ("TACET_CPU", "cortex-m4f")),
+            toolchain_file="cmake/arm-none-eabi.cmake",
+            compiler=ARM_GCC,
+            qemu_machine="mps2-an386",
+            qemu_cpu="cortex-m4",
+            run_timeout=120.0,
+        ),
+    }
+)
+
+
+def get_target(name: str) -> Target:
+    try:
+        return TARGETS[name]
+    except KeyError:
+        known = ", ".join(TARGETS)
+        raise TacetError(f"unknown target {name!r} (known targets: {known})") from None

@@ -1,0 +1,72 @@
+"""Finding the repository root and the application directory."""
+
+from pathlib import Path
+
+import pytest
+from conftest import REPO, make_tree, write
+
+from tacet.errors import TacetError
+from tacet.repo import find_repo, is_repo_root, resolve_app
+
+
+def test_found_from_the_root_and_from_below(tree: Path) -> None:
+    assert find_repo(tree) == tree.resolve()
+    assert find_repo(tree / "examples" / "hello") == tree.resolve()
+
+
+def test_a_cmake_directory_without_kernel_is_not_the_root(tree: Path) -> None:
+    write(tree / "examples" / "CMakeLists.txt")
+    assert find_repo(tree / "examples" / "hello") == tree.resolve()
+
+
+def test_nested_tree_wins(tree: Path) -> None:
+    inner = make_tree(tree / "vendor" / "tacet")
+    assert find_repo(inner / "examples") == inner.resolve()
+
+
+def test_not_found_names_the_start(tmp_path: Path) -> None:
+    start = tmp_path / "elsewhere"
+    start.mkdir()
+    with pytest.raises(TacetError, match=r"no Tacet source tree at or above .*elsewhere"):
+        find_repo(start)
+
+
+def test_override(tree: Path, tmp_path: Path) -> None:
+    assert find_repo(tmp_path, override=tree) == tree.resolve()
+    with pytest.raises(TacetError, match=r"--repo .*: not a Tacet source tree"):
+        find_repo(tree, override=tmp_path)
+
+
+def test_this_checkout_is_a_tacet_tree() -> None:
+    assert is_repo_root(REPO)
+    assert find_repo(REPO / "tools" / "tests") == REPO
+
+
+def test_app_relative_to_cwd_or_repo(tree: Path) -> None:
+    repo = tree.resolve()
+    hello = repo / "examples" / "hello"
+    assert resolve_app("examples/hello", repo, repo) == hello
+    assert resolve_app("hello", repo, repo / "examples") == hello
+    assert resolve_app("examples/hello", repo, repo / "kernel") == hello
+    assert resolve_app(str(hello), repo, Path("/")) == hello
+
+
+def test_missing_app_names_where_it_looked(tree: Path) -> None:
+    repo = tree.resolve()
+    with pytest.raises(TacetError, match=r"application examples/nope: no such directory") as e:
+        resolve_app("examples/nope", repo, repo / "kernel")
+    assert str(repo / "kernel" / "examples" / "nope") in e.value.message
+    assert str(repo / "examples" / "nope") in e.value.message
+
+
+def test_app_must_be_a_directory_inside_the_repo(tree: Path, tmp_path: Path) -> None:
+    repo = tree.resolve()
+    write(repo / "examples" / "hello" / "main.c")
+    with pytest.raises(TacetError, match="is not a directory"):
+        resolve_app("examples/hello/main.c", repo, repo)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    with pytest.raises(TacetError, match="not an application directory inside"):
+        resolve_app(str(outside), repo, repo)
+    with pytest.raises(TacetError, match="not an application directory inside"):
+        resolve_app(".", repo, repo)

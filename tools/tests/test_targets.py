@@ -1,0 +1,67 @@
+"""The target table: CMake options, build directories and how programs are started."""
+
+from pathlib import Path
+
+import pytest
+
+from tacet.errors import TacetError
+from tacet.targets import TARGETS, get_target
+
+REPO = Path("/src/tacet")
+
+
+def test_the_three_targets() -> None:
+    assert list(TARGETS) == ["sim", "qemu-m3", "qemu-m4"]
+    for name, target in TARGETS.items():
+        assert target.name == name
+        assert target.build_dir(REPO) == REPO / "build" / name
+
+
+def test_sim_configure_and_run() -> None:
+    sim = get_target("sim")
+    build_dir = sim.build_dir(REPO)
+    assert sim.configure_command(REPO, build_dir) == [
+        "cmake", "-S", "/src/tacet", "-B", "/src/tacet/build/sim", "-G", "Ninja",
+        "-DTACET_PORT=sim",
+    ]  # fmt: skip
+    assert not sim.emulated
+    assert sim.compiler is None
+    assert sim.run_timeout is None
+    program = build_dir / "examples" / "hello"
+    assert sim.run_command(program) == [str(program)]
+
+
+@pytest.mark.parametrize(
+    ("name", "cpu", "machine", "qemu_cpu"),
+    [
+        ("qemu-m3", "cortex-m3", "mps2-an385", "cortex-m3"),
+        ("qemu-m4", "cortex-m4f", "mps2-an386", "cortex-m4"),
+    ],
+)
+def test_qemu_configure_and_run(name: str, cpu: str, machine: str, qemu_cpu: str) -> None:
+    target = get_target(name)
+    build_dir = target.build_dir(REPO)
+    assert target.configure_command(REPO, build_dir) == [
+        "cmake", "-S", "/src/tacet", "-B", f"/src/tacet/build/{name}", "-G", "Ninja",
+        "-DTACET_PORT=cortex-m", f"-DTACET_CPU={cpu}",
+        "-DCMAKE_TOOLCHAIN_FILE=/src/tacet/cmake/arm-none-eabi.cmake",
+    ]  # fmt: skip
+    assert target.compiler == "arm-none-eabi-gcc"
+    assert target.emulated
+    assert target.run_timeout is not None and target.run_timeout > 0
+    elf = build_dir / "examples" / "hello"
+    assert target.run_command(elf) == [
+        "qemu-system-arm", "-M", machine, "-cpu", qemu_cpu, "-nographic",
+        "-icount", "shift=5", "-semihosting-config", "enable=on,target=native",
+        "-kernel", str(elf),
+    ]  # fmt: skip
+
+
+def test_unknown_target_names_the_known_ones() -> None:
+    with pytest.raises(TacetError, match=r"unknown target 'm0'.*sim, qemu-m3, qemu-m4"):
+        get_target("m0")
+
+
+def test_table_is_read_only() -> None:
+    with pytest.raises(TypeError):
+        TARGETS["x"] = TARGETS["sim"]  # type: ignore[index]
