@@ -1,0 +1,106 @@
+/*
+ * The invariant checker catches what it claims to: each case corrupts one piece of kernel
+ * state on purpose, expects tc_check() to name it, and repairs it. Without this, a checker
+ * that always answered "fine" would make every STEP() in the other tests pass.
+ */
+#include <string.h>
+
+#include "internal.h"
+#include "tct.h"
+
+static tc_thread th[4];
+
+static void expect_detected(const char *file, int line, const char *what)
+{
+  const char *why = tc_check();
+  if (why == NULL)
+    tct_fail(file, line, "corruption not detected");
+  else if (strstr(why, what) == NULL)
+    tct_fail(file, line, why);
+}
+#define DETECTED(what) expect_detected(__FILE__, __LINE__, (what))
+
+static void nop(void *arg) { (void)arg; }
+
+static void corruptions(void *arg)
+{
+  (void)arg;
+  tc_thread *self = &th[0], *other = &th[1], *sleeper = &th[2];
+  STEP();
+
+  tc__k.ready_map[0] ^= 0x1u; /* priority 31: nothing ready there */
+  DETECTED("ready_map bit disagrees");
+  tc__k.ready_map[0] ^= 0x1u;
+
+  other->state = TC_SUSPENDED; /* but still in its ready list */
+  DETECTED("not in the ready state");
+  other->state = TC_READY;
+
+  other->priority = 9;
+  DETECTED("ready list of another priority");
+  other->priority = 8;
+
+  other->flags |= TC_TF_PREEMPTED; /* without a threshold in force */
+  DETECTED("preempted"); /* behind a non-preempted thread, and without a threshold */
+  other->flags = 0;
+
+  tc__k.stats.context_switches++;
+  DETECTED("switches disagree");
+  tc__k.stats.context_switches--;
+
+  uint8_t saved = other->stack_base[0];
+  other->stack_base[0] = 0;
+  DETECTED("stack guard overwritten");
+  other->stack_base[0] = saved;
+
+  tc_timeout *to = TC_CONTAINER_OF(tc__k.timeouts.head, tc_timeout, node);
+  uint32_t d = to->delta;
+  to->delta = 0;
+  DETECTED("delta list head already expired");
+  to->delta = d;
+
+  sleeper->timeout.linked = false;
+  DETECTED("delta list length");
+  sleeper->timeout.linked = true;
+
+  /* A higher-priority thread ready behind the scheduler's back: the wrong thread runs. */
+  unsigned s = tc__lock();
+  th[3].state = TC_READY;
+  tc__ready_insert(&th[3], false);
+  tc__unlock(s);
+  DETECTED("not the one the scheduling rules choose");
+  s = tc__lock();
+  tc__ready_remove(&th[3]);
+  th[3].state = TC_SUSPENDED;
+  tc__unlock(s);
+
+  /* A broken link in a list. */
+  tc_node *n = &self->sched_node;
+  tc_node *saved_prev = n->next->prev;
+  n->next->prev = NULL;
+  DETECTED("link");
+  n->next->prev = saved_prev;
+
+  STEP(); /* all repaired */
+  tct_log("checked");
+}
+
+static void sleep_long(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_sleep(1000));
+}
+
+static void checker_detects_corruption(void)
+{
+  tct_begin();
+  OK(tc_thread_create(&th[2], "sleeper", sleep_long, NULL, TCT_STACK(2), 1, 1, 0, TC_AUTO_START));
+  OK(tc_thread_create(&th[0], "self", corruptions, NULL, TCT_STACK(0), 8, 8, 0, TC_AUTO_START));
+  OK(tc_thread_create(&th[1], "other", nop, NULL, TCT_STACK(1), 8, 8, 0, TC_AUTO_START));
+  OK(tc_thread_create(&th[3], "high", nop, NULL, TCT_STACK(3), 2, 2, 0, 0));
+  STEP();
+  tct_run_kernel();
+  CHECK_LOG("checked");
+}
+
+TCT_MAIN("test_check", TCT_CASE(checker_detects_corruption))
