@@ -191,6 +191,11 @@ static const char *check_all(void)
   if (tc__k.started && tc__k.lock_nesting == 0 && tc__k.isr_nesting == 0) {
     FAIL_IF(tc__k.next != tc__k.current, "a switch is pending outside an interrupt with the scheduler unlocked");
     FAIL_IF(tc__k.next != tc__sched_choose(true), "the running thread is not the one the scheduling rules choose");
+    /* The rule itself, independently of how choose() implements it: no ready thread may be
+     * above the running thread's threshold. */
+    const tc_thread *r = tc__k.current;
+    FAIL_IF(r != NULL && r->state == TC_READY && tc__k.ready_group != 0 && tc__sched_highest_ready() < r->threshold,
+            "a ready thread above the running thread's threshold is not running");
   }
 #if TC_STATS
   FAIL_IF(switches_in != tc__k.stats.context_switches, "per-thread switches disagree with the total");

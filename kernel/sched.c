@@ -144,6 +144,13 @@ void tc__sched_reschedule(bool keep_running)
   if (n == old) return;
   if (keep_running && old != NULL && old == tc__k.current && old->state == TC_READY) displace(old);
   tc__k.next = n;
+  /* Chosen again before it ever lost the CPU (an interrupt handler or a scheduler-locked
+   * section readied and removed a preemptor): it never stopped running, so it is no longer a
+   * preempted thread; no switch will clear the flag for it. */
+  if (n != NULL && n == tc__k.current && (n->flags & TC_TF_PREEMPTED)) {
+    tc__ready_remove(n);
+    tc__ready_insert(n, true);
+  }
 }
 
 void tc__sched_dispatch(void)
