@@ -1,0 +1,126 @@
+# Tacet: the developer entry points. Run from the repository root.
+#
+#   make deps    install what is missing, and only that: Debian packages (apt-get, as root)
+#                and the Python virtual environment .venv holding the tacet tool (tools/)
+#   make demo    run the demonstration: tacet run --target $(DEMO_TARGET) $(DEMO_APP)
+#   make test    kernel tests (ctest) in every build of TEST_BUILDS, kernel/ coverage,
+#                then the Python checks (ruff, pytest); fails if anything fails
+#   make clean   remove build/
+#
+# Every goal is idempotent: a second `make deps` installs nothing.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := test
+MAKEFLAGS += --no-print-directory
+
+PYTHON ?= python3
+VENV := .venv
+VENV_STAMP := $(VENV)/.tacet-installed
+
+DEMO_TARGET ?= sim
+DEMO_APP ?= examples/hello
+
+# Builds whose kernel tests `make test` runs, in this order: build/<name>, configured with
+# TEST_FLAGS_<name>. A port adds its own, e.g. (tests run under QEMU through ctest):
+#   TEST_BUILDS += qemu-m3
+#   TEST_FLAGS_qemu-m3 := -DTACET_PORT=cortex-m -DTACET_CPU=cortex-m3 \
+#                         -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/arm-none-eabi.cmake
+TEST_BUILDS := sim coverage
+TEST_FLAGS_sim := -DTACET_PORT=sim
+TEST_FLAGS_coverage := -DTACET_PORT=sim -DTACET_COVERAGE=ON -DCMAKE_BUILD_TYPE=Debug
+# Builds (of TEST_BUILDS) whose kernel/ line and branch coverage is printed after their tests.
+COVERAGE_BUILDS := coverage
+CTEST_JOBS ?= 2
+# The tests build kernel/ in several configurations; a function may sit on different lines
+# in each (checks compiled out), so merge those instead of failing.
+GCOVR = $(VENV)/bin/gcovr --root . --filter kernel/ --merge-mode-functions=merge-use-line-min \
+        --txt-summary
+
+# Debian packages, each as <command that shows it is installed>:<package>.
+# (libnewlib-arm-none-eabi and python3-venv have no command; they are checked below.)
+SYSTEM_DEPS := cmake:cmake ninja:ninja-build gcc:gcc $(PYTHON):python3 \
+               arm-none-eabi-gcc:gcc-arm-none-eabi qemu-system-arm:qemu-system-arm
+
+.PHONY: deps demo test clean system-deps test-python
+
+deps: system-deps $(VENV_STAMP)
+
+system-deps:
+	@missing=""; \
+	for dep in $(SYSTEM_DEPS); do \
+	  command -v "$${dep%:*}" >/dev/null || missing+=" $${dep##*:}"; \
+	done; \
+	if ! dpkg -s libnewlib-arm-none-eabi >/dev/null 2>&1 && \
+	   ! { command -v arm-none-eabi-gcc >/dev/null && \
+	       [[ "$$(arm-none-eabi-gcc -print-file-name=libc.a)" == /* ]]; }; then \
+	  missing+=" libnewlib-arm-none-eabi"; \
+	fi; \
+	if ! $(VENV)/bin/python -c '' 2>/dev/null; then \
+	  scratch="$$(mktemp -d)"; \
+	  $(PYTHON) -m venv "$$scratch/venv" >/dev/null 2>&1 || missing+=" python3-venv"; \
+	  rm -rf "$$scratch"; \
+	fi; \
+	if [[ -z "$$missing" ]]; then exit 0; fi; \
+	if [[ "$$(id -u)" != 0 ]]; then \
+	  echo "make deps: missing Debian packages:$$missing" >&2; \
+	  echo "make deps: install them as root: apt-get install$$missing" >&2; \
+	  exit 1; \
+	fi; \
+	if ! command -v apt-get >/dev/null; then \
+	  echo "make deps: no apt-get here; install by hand:$$missing" >&2; \
+	  exit 1; \
+	fi; \
+	echo "make deps: installing$$missing"; \
+	export DEBIAN_FRONTEND=noninteractive; \
+	apt-get update; \
+	apt-get install -y $$missing
+
+# A venv whose interpreter no longer runs (Python upgraded or removed) is made again.
+ifneq ($(shell $(VENV)/bin/python -c 'print("ok")' 2>/dev/null),ok)
+.PHONY: $(VENV_STAMP)
+endif
+
+# Reinstalled only when tools/pyproject.toml or the pinned versions of indirect
+# dependencies (tools/constraints.txt) change.
+$(VENV_STAMP): tools/pyproject.toml tools/constraints.txt | system-deps
+	@if ! $(VENV)/bin/python -c '' 2>/dev/null; then \
+	  echo "make deps: creating $(VENV)"; \
+	  rm -rf $(VENV); \
+	  $(PYTHON) -m venv $(VENV); \
+	fi
+	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check \
+	  -c tools/constraints.txt -e './tools[dev]'
+	@touch $@
+
+demo: deps
+	$(VENV)/bin/tacet run --target $(DEMO_TARGET) $(DEMO_APP)
+
+# Every step runs even if an earlier one failed; the goal fails if any did.
+test: deps
+	@failed=""; \
+	for build in $(TEST_BUILDS); do \
+	  $(MAKE) test-build-$$build || failed+=" build/$$build"; \
+	done; \
+	$(MAKE) test-python || failed+=" tools"; \
+	if [[ -n "$$failed" ]]; then echo "make test: FAILED:$$failed" >&2; exit 1; fi; \
+	echo "make test: all passed"
+
+# One build of TEST_BUILDS: configure, build, run its tests. A coverage build starts from
+# zeroed counters and prints its coverage even when a test failed (the goal still fails).
+test-build-%: deps
+	$(if $(filter $*,$(TEST_BUILDS)),,$(error $*: not in TEST_BUILDS ($(TEST_BUILDS))))
+	cmake -S . -B build/$* -G Ninja $(TEST_FLAGS_$*)
+	cmake --build build/$*
+	$(if $(filter $*,$(COVERAGE_BUILDS)),find build/$* -name '*.gcda' -delete)
+	status=0; \
+	ctest --test-dir build/$* --output-on-failure --no-tests=error -j$(CTEST_JOBS) || status=$$?; \
+	$(if $(filter $*,$(COVERAGE_BUILDS)),$(GCOVR) build/$* || status=$$?;) \
+	exit $$status
+
+test-python: deps
+	$(VENV)/bin/ruff check tools
+	$(VENV)/bin/pytest tools/tests
+
+clean:
+	rm -rf build
