@@ -32,7 +32,7 @@ def build_app(setup: Setup, app: str, output: Output = "stderr") -> Path:
     """Build application ``app`` for the setup's target and return its program path."""
     app_dir = resolve_app(app, setup.repo, setup.cwd)
     cmake.configure(setup.target, setup.repo, setup.build_dir, output=output)
-    name, program = cmake.program_for(app_dir, setup.repo, setup.build_dir)
+    name, program = cmake.program_for(setup.target, app_dir, setup.repo, setup.build_dir)
     cmake.build(setup.build_dir, f"{name} for target {setup.target.name}", name, output=output)
     if not program.is_file():
         raise TacetError(f"build of {name} reported success but {program} does not exist")

@@ -82,10 +82,17 @@ def executables(build_dir: Path) -> dict[str, Path]:
     return programs
 
 
-def program_for(app_dir: Path, repo: Path, build_dir: Path) -> tuple[str, Path]:
+def program_for(target: Target, app_dir: Path, repo: Path, build_dir: Path) -> tuple[str, Path]:
     """The CMake target name of an application directory (its basename) and its program."""
     name = app_dir.name
     programs = executables(build_dir)
+    # examples/CMakeLists.txt builds an example marked with a file <port>-only for that port only.
+    ports = sorted(marker.name.removesuffix("-only") for marker in app_dir.glob("*-only"))
+    if name not in programs and ports and target.port not in ports:
+        raise TacetError(
+            f"application {app_dir.relative_to(repo)} is built only for port "
+            f"{' and '.join(ports)}, not {target.port} (target {target.name})"
+        )
     if name not in programs:
         tests_dir = build_dir / "tests"
         apps = sorted(n for n, path in programs.items() if not path.is_relative_to(tests_dir))

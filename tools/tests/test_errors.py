@@ -165,6 +165,24 @@ def test_app_without_a_cmake_target(
     )
 
 
+def test_app_built_for_another_port_only(
+    capfd: pytest.CaptureFixture[str],
+    in_tree: Path,
+    cmake_ok: FakeBin,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    write(in_tree / "ports" / "cortex-m" / "port.cmake")
+    write(in_tree / "cmake" / "arm-none-eabi.cmake")
+    write(in_tree / "examples" / "hello" / "sim-only")
+    cmake_ok.add("arm-none-eabi-gcc")
+    pretend_built(monkeypatch, {})
+    status, _, err = run_main(capfd, "build", "--target", "qemu-m3", "examples/hello")
+    assert status == 1
+    assert_one_error_line(
+        err, "examples/hello is built only for port sim, not cortex-m (target qemu-m3)"
+    )
+
+
 def test_build_failure(
     capfd: pytest.CaptureFixture[str],
     in_tree: Path,
