@@ -1,0 +1,50 @@
+/*
+ * MPS2 (AN385 / AN386) board: tc_cycles() from CMSDK APB timer 0, and the console.
+ *
+ * tc_cycles(). Timer 0 counts down from 0xFFFFFFFF at 25 MHz and interrupts when it reaches
+ * 0 (every 2^32 ticks, 171.8 s); the interrupt counts the wraps, which give the upper 32 bits.
+ * That interrupt has the most urgent priority (0): it touches nothing of the kernel, and
+ * nothing that may read the clock can preempt it in the middle of its two stores. A reader
+ * that runs while the wrap is pending but not yet counted (PRIMASK set, or a priority-0
+ * handler) sees it in INTSTATUS and counts it itself. The read takes a dozen instructions,
+ * no masking.
+ */
+#include "tacet/cortex_m.h"
+#include "tacet/port.h"
+
+#include "../../cm_private.h"
+
+static volatile uint32_t wraps;
+
+void IRQ8_Handler(void);
+void IRQ8_Handler(void)
+{
+  TC_MPS2_TIMER0->intstatus = 1u;
+  wraps++;
+}
+
+uint64_t tc__cm_cycles(void)
+{
+  uint32_t w, hi, v;
+  do {
+    w = wraps;
+    v = TC_MPS2_TIMER0->value;
+    /* A wrap that happened but is not counted yet shows in INTSTATUS. The value tells whether
+     * it was read before that wrap (near 0: the counter even holds 0 for one tick before it
+     * reloads) or after it (near the top). */
+    hi = w + ((TC_MPS2_TIMER0->intstatus & 1u) && v >= 0x80000000u);
+  } while (wraps != w); /* the wrap interrupt ran in between: read again */
+  return ((uint64_t)hi << 32) | (uint32_t)~v;
+}
+
+void tc__cm_board_init(void)
+{
+  tc__cm_console_init();
+  tc_mps2_timer *t = TC_MPS2_TIMER0;
+  t->ctrl = 0;
+  t->intstatus = 1u;
+  t->reload = 0xFFFFFFFFu; /* also loads the counter */
+  t->ctrl = 1u | 8u;       /* enable, interrupt at 0 */
+  tc_cm_irq_priority(TC_MPS2_TIMER0_IRQ, 0);
+  tc_cm_irq_enable(TC_MPS2_TIMER0_IRQ);
+}

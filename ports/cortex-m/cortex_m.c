@@ -1,0 +1,151 @@
+/*
+ * Cortex-M port, C part: thread frames, the tick, the start-up/idle context, ending a run.
+ * The switch itself is pendsv.S; the board (boards/<name>/) provides the vector table
+ * entries of its devices, tc_cycles(), the console and the exit code.
+ *
+ * Idle. The context that calls tc_kernel_start() -- main(), in Thread mode on the process
+ * stack like every thread -- becomes the idle context: TC_PORT_START loops there, handing the
+ * CPU to the chosen thread (tc__switch_commit, then unmask: PendSV saves this context in
+ * tc__cm_idle and loads the thread) and waiting for interrupts (WFI) when nothing is ready.
+ * When the kernel switches to NULL, PendSV loads tc__cm_idle and the loop continues where it
+ * left off. So idle is neither a thread (no control block, no priority, never in the ready
+ * set) nor special to PendSV (it is a context like any other), and tc_kernel_start() can
+ * return: tc_cm_stop() or the end-of-run rule (TC_CM_IDLE_EXIT) just leave the loop.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+#include "tacet/cortex_m.h"
+
+/* System control block, SysTick. */
+#define SCB_ICSR      (*(volatile uint32_t *)0xE000ED04u)
+#define SCB_SHPR_PENDSV  (*(volatile uint8_t *)0xE000ED22u)
+#define SCB_SHPR_SYSTICK (*(volatile uint8_t *)0xE000ED23u)
+#define ICSR_PENDSVCLR (1u << 27)
+#define ICSR_PENDSTCLR (1u << 25)
+#define SYST_CSR (*(volatile uint32_t *)0xE000E010u)
+#define SYST_RVR (*(volatile uint32_t *)0xE000E014u)
+#define SYST_CVR (*(volatile uint32_t *)0xE000E018u)
+#define SYST_CSR_ENABLE    (1u << 0)
+#define SYST_CSR_TICKINT   (1u << 1)
+#define SYST_CSR_CLKSOURCE (1u << 2) /* processor clock */
+
+#define XPSR_THUMB     0x01000000u
+#define EXC_RETURN_PSP 0xFFFFFFFDu /* Thread mode, process stack, no FP frame */
+
+#if (TC_BOARD_CPU_HZ / TC_TICK_HZ) - 1u > 0x00FFFFFFu || TC_BOARD_CPU_HZ % TC_TICK_HZ != 0
+#error "TC_TICK_HZ: SysTick cannot divide the processor clock into this tick exactly"
+#endif
+
+tc_cm_switch_state tc__cm_sw;
+tc_cm_context tc__cm_idle;
+volatile bool tc__cm_stopping;
+static int exit_code;
+
+static void systick_stop(void)
+{
+  SYST_CSR = 0;
+  SCB_ICSR = ICSR_PENDSTCLR;
+}
+
+void tc__cm_init(void)
+{
+  systick_stop();
+  SCB_ICSR = ICSR_PENDSVCLR;
+  SCB_SHPR_PENDSV = 0xFFu;
+  SCB_SHPR_SYSTICK = (uint8_t)TC_CM_TICK_PRIORITY;
+  tc__cm_sw.cur = &tc__cm_idle;
+  tc__cm_sw.next = &tc__cm_idle;
+  tc__cm_stopping = false;
+  exit_code = 0;
+}
+
+/* The first switch to `t` "returns" from PendSV into tc__thread_run(t) on t's stack, in
+ * Thread mode with the kernel unmasked (PendSV only runs when BASEPRI is 0). */
+void tc__cm_stack_init(tc_thread *t)
+{
+  uint32_t *sp = (uint32_t *)(void *)(t->stack_base + t->stack_size); /* 8-byte aligned */
+  sp -= 8;                               /* the exception frame */
+  sp[0] = (uint32_t)(uintptr_t)t;        /* r0 */
+  sp[1] = sp[2] = sp[3] = sp[4] = 0;     /* r1-r3, r12 */
+  sp[5] = 0;                             /* lr: tc__thread_run never returns */
+  sp[6] = (uint32_t)(uintptr_t)tc__thread_run & ~1u; /* pc (bit 0 is the Thumb bit: in xPSR) */
+  sp[7] = XPSR_THUMB;
+  sp -= 9;                               /* what PendSV pops: r4-r11, EXC_RETURN */
+  memset(sp, 0, 8 * sizeof *sp);
+  sp[8] = EXC_RETURN_PSP;
+  t->ctx.sp = sp;
+}
+
+/* The tick. SysTick is a kernel interrupt like any device interrupt. */
+void SysTick_Handler(void);
+void SysTick_Handler(void)
+{
+  tc_isr_enter();
+  tc__tick_announce();
+  tc_isr_exit();
+}
+
+/* Nothing to run: let interrupts in until one changes that.
+ *
+ * With WFI the core sleeps. PRIMASK closes the window between the decision to sleep (taken
+ * masked) and WFI: an interrupt that arrives in between stays pending, wakes WFI (a pending
+ * interrupt wakes WFI whatever PRIMASK says) and is taken at CPSIE.
+ *
+ * Without WFI (TC_CM_IDLE_WFI=0, the default on the QEMU boards) idle spins with interrupts
+ * unmasked. Under QEMU -icount a sleeping core is not counted in instructions: virtual time
+ * then follows the host clock (sleep=on, the default), or jumps ahead by one timer period
+ * too many per sleep (sleep=off, QEMU 7.2), so idle time would not be reproducible. A
+ * spinning idle is: every run of a program is the same sequence of instructions. */
+static void idle_wait(void)
+{
+#if TC_CM_IDLE_WFI
+  __asm volatile("cpsid i\n\t"
+                 "msr basepri, %0\n\t"
+                 "dsb\n\t"
+                 "wfi\n\t"
+                 "cpsie i\n\t"
+                 "isb"
+                 : : "r"(0u) : "memory");
+#else
+  tc__cm_irq_restore(0);
+#endif
+  (void)tc__cm_irq_disable();
+}
+
+int tc__cm_start(void)
+{
+  SYST_RVR = TC_BOARD_CPU_HZ / TC_TICK_HZ - 1u;
+  SYST_CVR = 0;
+  SYST_CSR = SYST_CSR_ENABLE | SYST_CSR_TICKINT | SYST_CSR_CLKSOURCE;
+  for (;;) {
+    if (tc__cm_stopping) break;
+    if (tc__k.next != tc__k.current) {
+      /* Hand the CPU over: PendSV saves this context and runs the thread; when the kernel
+       * switches to idle again we are back here. */
+      tc__switch_commit();
+      tc__cm_irq_restore(0);
+      (void)tc__cm_irq_disable();
+    } else if (TC_CM_IDLE_EXIT && tc__time_ticks_to_expiry() == UINT32_MAX) {
+      break; /* nothing is ready and nothing will be without an external interrupt */
+    } else {
+      idle_wait();
+    }
+  }
+  systick_stop();
+  SCB_ICSR = ICSR_PENDSVCLR; /* a switch requested after the end would be idle to idle */
+  tc__cm_stopping = false;
+  return exit_code;
+}
+
+void tc_cm_stop(int code)
+{
+  unsigned s = tc__cm_irq_disable();
+  systick_stop();
+  exit_code = code;
+  tc__cm_sw.next = &tc__cm_idle;
+  TC_CM_ICSR = TC_CM_PENDSVSET;
+  tc__cm_stopping = true; /* from now on the kernel's switches are ignored */
+  tc__cm_irq_restore(s);  /* from a thread: PendSV switches to the idle context here */
+}

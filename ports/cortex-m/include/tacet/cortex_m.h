@@ -1,0 +1,67 @@
+/*
+ * Cortex-M port extras: ending a run, QEMU instruction counts, NVIC helpers.
+ * Only available when the kernel is built with TACET_PORT=cortex-m.
+ *
+ * Interrupt handlers. An external interrupt n is handled by `void IRQ<n>_Handler(void)`
+ * (weak: define it to install it). A handler whose priority is a kernel priority
+ * (>= TC_CM_BASEPRI) may call the ISR-safe services between tc_isr_enter() and
+ * tc_isr_exit(); a more urgent one ("zero-latency") must not call the kernel at all. A switch
+ * that a handler makes necessary happens when the last handler returns (PendSV tail-chains).
+ */
+#ifndef TACET_CORTEX_M_H
+#define TACET_CORTEX_M_H
+
+#include <stdint.h>
+
+#include "tacet/types.h"
+#include "tacet_board.h"
+
+/* End the run: tc_kernel_start() returns `exit_code` in the startup context. SysTick stops.
+ * From a thread (interrupts unmasked): does not return. From an interrupt handler: the run
+ * ends when the handler returns. Context: any kernel context. */
+void tc_cm_stop(int exit_code);
+
+/* QEMU `-icount shift=5`: one instruction every 2^5 ns of virtual time. */
+#ifndef TC_CM_ICOUNT_SHIFT
+#define TC_CM_ICOUNT_SHIFT 5
+#endif
+
+/* Convert tc_cycles() units into instructions executed under QEMU `-icount shift=5`
+ * (25 MHz timer: 40 ns per cycle, 32 ns per instruction, so 1.25 instructions per cycle).
+ * Meaningless on a real chip, where tc_cycles() is time. */
+static inline uint64_t tc_cm_cycles_to_instructions(uint64_t cycles)
+{
+  return (cycles * (1000000000u / TC_BOARD_CYCLES_HZ)) >> TC_CM_ICOUNT_SHIFT;
+}
+
+/* ---- NVIC ------------------------------------------------------------------------------- */
+
+#define TC_CM_NVIC_ISER ((volatile uint32_t *)0xE000E100u)
+#define TC_CM_NVIC_ICER ((volatile uint32_t *)0xE000E180u)
+#define TC_CM_NVIC_ISPR ((volatile uint32_t *)0xE000E200u)
+#define TC_CM_NVIC_ICPR ((volatile uint32_t *)0xE000E280u)
+#define TC_CM_NVIC_IPR  ((volatile uint8_t *)0xE000E400u)
+#define TC_CM_NVIC_STIR (*(volatile uint32_t *)0xE000EF00u)
+
+/* Priority of external interrupt `irq` (8-bit value; the core keeps only its top bits). */
+static inline void tc_cm_irq_priority(unsigned irq, uint8_t priority) { TC_CM_NVIC_IPR[irq] = priority; }
+
+static inline void tc_cm_irq_enable(unsigned irq) { TC_CM_NVIC_ISER[irq >> 5] = 1u << (irq & 31u); }
+
+static inline void tc_cm_irq_disable(unsigned irq)
+{
+  TC_CM_NVIC_ICER[irq >> 5] = 1u << (irq & 31u);
+  __asm volatile("dsb\n\tisb" ::: "memory");
+}
+
+/* Make interrupt `irq` pending from software (NVIC STIR): it is taken as soon as its
+ * priority allows -- before the next instruction when nothing masks it. */
+static inline void tc_cm_irq_trigger(unsigned irq)
+{
+  TC_CM_NVIC_STIR = irq;
+  __asm volatile("dsb\n\tisb" ::: "memory");
+}
+
+static inline void tc_cm_irq_clear_pending(unsigned irq) { TC_CM_NVIC_ICPR[irq >> 5] = 1u << (irq & 31u); }
+
+#endif /* TACET_CORTEX_M_H */

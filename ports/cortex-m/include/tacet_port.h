@@ -1,0 +1,117 @@
+/*
+ * Cortex-M port (ARMv7-M: Cortex-M3, Cortex-M4/M4F): the port contract of tacet/port.h.
+ *
+ * Model (ports/cortex-m/README.md has the full story):
+ *
+ *   - Threads, and the startup context that becomes the idle context, run in Thread mode on
+ *     the process stack (PSP); exception handlers run on the main stack (MSP), so no thread
+ *     stack has to reserve room for nested interrupts.
+ *   - The kernel masks interrupts with BASEPRI = TC_CM_BASEPRI. Interrupts of a numerically
+ *     lower (more urgent) priority are never masked by the kernel ("zero-latency"); they must
+ *     not call kernel services.
+ *   - TC_PORT_SWITCH records the context to run next and pends PendSV. PendSV runs at the
+ *     lowest priority, so it fires when the kernel unmasks (thread) or when the last handler
+ *     returns (interrupt): it saves r4-r11 and EXC_RETURN (and s16-s31 when the outgoing
+ *     context used the FPU), swaps stack pointers and restores. It never calls C.
+ *   - The tick is SysTick; tc_cycles() is a board timer (mps2: CMSDK timer 0 at 25 MHz).
+ */
+#ifndef TACET_PORT_CORTEX_M_H
+#define TACET_PORT_CORTEX_M_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tacet_board.h"
+
+#if !defined(__ARM_ARCH_7M__) && !defined(__ARM_ARCH_7EM__)
+#error "ports/cortex-m needs an ARMv7-M core (Cortex-M3 / M4 / M4F): check -mcpu"
+#endif
+
+/* Interrupt priorities (8-bit register values; a core implements only the top bits, at
+ * least 3, so the defaults use only the top 3). TC_CM_BASEPRI is the most urgent priority
+ * the kernel masks: interrupts with priority values >= TC_CM_BASEPRI may call kernel
+ * services (between tc_isr_enter and tc_isr_exit); values below it are zero-latency. */
+#ifndef TC_CM_BASEPRI
+#define TC_CM_BASEPRI 0x40u
+#endif
+/* SysTick: a kernel interrupt; the lowest priority by default, like PendSV. */
+#ifndef TC_CM_TICK_PRIORITY
+#define TC_CM_TICK_PRIORITY 0xFFu
+#endif
+#if TC_CM_BASEPRI == 0 || TC_CM_BASEPRI > 0xFF
+#error "TC_CM_BASEPRI must be 1..255 (0 would mask nothing)"
+#endif
+#if TC_CM_TICK_PRIORITY < TC_CM_BASEPRI
+#error "TC_CM_TICK_PRIORITY must be a kernel priority (>= TC_CM_BASEPRI)"
+#endif
+
+/* A thread's saved context: its process stack pointer. Below it on the thread's stack lie
+ * r4-r11 and EXC_RETURN (9 words), s16-s31 when EXC_RETURN bit 4 is clear, then the frame
+ * the hardware pushed. The kernel embeds it at offset 0 of tc_thread. */
+typedef struct {
+  void *sp;
+} tc_cm_context;
+
+/* The switch request shared with the PendSV handler (pendsv.S relies on this layout). */
+typedef struct {
+  tc_cm_context *cur;  /* the context the CPU holds: a thread's, or &tc__cm_idle */
+  tc_cm_context *next; /* the context PendSV switches to */
+} tc_cm_switch_state;
+
+extern tc_cm_switch_state tc__cm_sw;
+extern tc_cm_context tc__cm_idle; /* the startup context, which idles */
+extern volatile bool tc__cm_stopping;
+
+#define TC_CM_ICSR      (*(volatile uint32_t *)0xE000ED04u)
+#define TC_CM_PENDSVSET (1u << 28)
+
+static inline unsigned tc__cm_irq_disable(void)
+{
+  unsigned old;
+  __asm volatile("mrs %0, basepri" : "=r"(old));
+  /* BASEPRI_MAX only ever raises the mask, so a caller that is already above the kernel
+   * level (a zero-latency handler, by mistake) is not lowered. */
+  __asm volatile("msr basepri_max, %0" : : "r"(TC_CM_BASEPRI) : "memory");
+  return old;
+}
+
+static inline void tc__cm_irq_restore(unsigned s)
+{
+  /* The ISB makes an interrupt (or a PendSV switch) unmasked here happen before the next
+   * instruction: a thread that blocked must not run on past tc__unlock(). */
+  __asm volatile("msr basepri, %0\n\tisb" : : "r"(s) : "memory");
+}
+
+/* The kernel has made `to` current (NULL: idle). The context is tc_thread's first member. */
+static inline void tc__cm_switch(struct tc_thread *to)
+{
+  if (tc__cm_stopping) return; /* tc_cm_stop(): the idle context ends the run */
+  tc__cm_sw.next = to != NULL ? (tc_cm_context *)(void *)to : &tc__cm_idle;
+  TC_CM_ICSR = TC_CM_PENDSVSET;
+}
+
+void tc__cm_init(void);
+void tc__cm_stack_init(struct tc_thread *t);
+int tc__cm_start(void);
+uint64_t tc__cm_cycles(void);
+_Noreturn void tc__cm_panic(const char *msg, const char *detail);
+
+#define TC_PORT_NAME "cortex-m"
+#define TC_PORT_STACK_ALIGN 8u
+#if defined(__ARM_FP)
+#define TC_PORT_STACK_MIN 384u /* 9 + 16 saved words, a 26-word FP frame, a little to run */
+#else
+#define TC_PORT_STACK_MIN 256u /* 9 saved words, an 8-word frame, a little to run */
+#endif
+#define TC_PORT_CONTEXT             tc_cm_context
+#define TC_PORT_INIT()              tc__cm_init()
+#define TC_PORT_IRQ_DISABLE()       tc__cm_irq_disable()
+#define TC_PORT_IRQ_RESTORE(s)      tc__cm_irq_restore(s)
+#define TC_PORT_STACK_INIT(t)       tc__cm_stack_init(t)
+#define TC_PORT_SWITCH(from, to)    ((void)(from), tc__cm_switch(to))
+#define TC_PORT_START()             tc__cm_start()
+#define TC_PORT_CYCLES()            tc__cm_cycles()
+#define TC_PORT_CYCLES_HZ()         ((uint32_t)TC_BOARD_CYCLES_HZ)
+#define TC_PORT_PANIC(msg, detail)  tc__cm_panic((msg), (detail))
+
+#endif /* TACET_PORT_CORTEX_M_H */

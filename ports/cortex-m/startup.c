@@ -1,0 +1,194 @@
+/*
+ * ARMv7-M start-up: the vector table, the reset code, fault reports, panic.
+ *
+ * Stacks. The reset code moves Thread mode to the process stack (PSP) before any C runs:
+ * main() and then the idle context use the "process stack" of the linker script; threads
+ * use their own stacks, also through PSP; every exception handler uses the main stack
+ * (MSP), whose size is the worst nesting of handlers. So the PendSV switch treats the
+ * start-up/idle context exactly like a thread.
+ *
+ * Handlers. Exceptions and external interrupts have weak handlers (CMSIS-style names:
+ * NMI_Handler, HardFault_Handler ..., IRQ<n>_Handler for external interrupt n) that an
+ * application replaces by defining the function. An interrupt nobody handles stops the run
+ * with a message: it is a bug, not something to return from.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cm_private.h"
+#include "tacet/port.h"
+
+typedef void (*tc_cm_vector)(void);
+
+int main(void);
+
+/* Linker script symbols. */
+extern char __tc_cm_msp_top[], __tc_cm_psp_top[];
+extern char __data_load[], __data_start[], __data_end[], __bss_start[], __bss_end[];
+extern tc_cm_vector __init_array_start[], __init_array_end[];
+
+void Reset_Handler(void);
+void tc__cm_unexpected(void);
+void tc__cm_fault_entry(void);
+void tc__cm_fault(const uint32_t *frame, uint32_t exc_return);
+void tc__cm_reset_c(void);
+
+#define WEAK_DEFAULT(name, dflt) void name(void) __attribute__((weak, alias(#dflt)))
+WEAK_DEFAULT(NMI_Handler, tc__cm_unexpected);
+WEAK_DEFAULT(HardFault_Handler, tc__cm_fault_entry);
+WEAK_DEFAULT(MemManage_Handler, tc__cm_fault_entry);
+WEAK_DEFAULT(BusFault_Handler, tc__cm_fault_entry);
+WEAK_DEFAULT(UsageFault_Handler, tc__cm_fault_entry);
+WEAK_DEFAULT(SVC_Handler, tc__cm_unexpected);
+WEAK_DEFAULT(DebugMon_Handler, tc__cm_unexpected);
+void PendSV_Handler(void);  /* pendsv.S */
+void SysTick_Handler(void); /* cortex_m.c */
+
+#define IRQ_LIST(X)                                                                             \
+  X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)  \
+  X(17) X(18) X(19) X(20) X(21) X(22) X(23) X(24) X(25) X(26) X(27) X(28) X(29) X(30) X(31)
+#define IRQ_DECLARE(n) WEAK_DEFAULT(IRQ##n##_Handler, tc__cm_unexpected);
+#define IRQ_ENTRY(n) IRQ##n##_Handler,
+IRQ_LIST(IRQ_DECLARE)
+
+#if TC_BOARD_IRQS != 32
+#error "startup.c: the vector table lists 32 external interrupts; adjust IRQ_LIST to the board"
+#endif
+
+__attribute__((section(".vectors"), used)) const tc_cm_vector tc__cm_vectors[16 + TC_BOARD_IRQS] = {
+  (tc_cm_vector)(uintptr_t)__tc_cm_msp_top,
+  Reset_Handler,
+  NMI_Handler,
+  HardFault_Handler,
+  MemManage_Handler,
+  BusFault_Handler,
+  UsageFault_Handler,
+  0, 0, 0, 0,
+  SVC_Handler,
+  DebugMon_Handler,
+  0,
+  PendSV_Handler,
+  SysTick_Handler,
+  IRQ_LIST(IRQ_ENTRY)
+};
+
+/* Thread mode moves to the process stack first, so that no C frame is left on the main
+ * stack, which from now on belongs to the handlers. */
+__attribute__((naked, noreturn)) void Reset_Handler(void)
+{
+  __asm volatile("ldr r0, =__tc_cm_psp_top\n\t"
+                 "msr psp, r0\n\t"
+                 "movs r0, #2\n\t" /* CONTROL.SPSEL: Thread mode uses PSP */
+                 "msr control, r0\n\t"
+                 "isb\n\t"
+                 "b tc__cm_reset_c\n\t"
+                 ".pool");
+}
+
+#define SCB_VTOR  (*(volatile uint32_t *)0xE000ED08u)
+#define SCB_CPACR (*(volatile uint32_t *)0xE000ED88u)
+#define SCB_CCR   (*(volatile uint32_t *)0xE000ED14u)
+#define SCB_SHCSR (*(volatile uint32_t *)0xE000ED24u)
+#define SCB_CFSR  (*(volatile uint32_t *)0xE000ED28u)
+#define SCB_HFSR  (*(volatile uint32_t *)0xE000ED2Cu)
+#define SCB_MMFAR (*(volatile uint32_t *)0xE000ED34u)
+#define SCB_BFAR  (*(volatile uint32_t *)0xE000ED38u)
+
+__attribute__((noreturn, used)) void tc__cm_reset_c(void)
+{
+#if defined(__ARM_FP)
+  SCB_CPACR |= 0xFu << 20; /* CP10, CP11: full access to the FPU */
+  __asm volatile("dsb\n\tisb");
+#endif
+  memcpy(__data_start, __data_load, (size_t)(__data_end - __data_start));
+  memset(__bss_start, 0, (size_t)(__bss_end - __bss_start));
+  SCB_VTOR = (uint32_t)(uintptr_t)tc__cm_vectors;
+  SCB_CCR |= 1u << 4;                       /* DIV_0_TRP: division by zero faults */
+  SCB_SHCSR |= (1u << 16) | (1u << 17) | (1u << 18); /* separate Mem/Bus/Usage faults */
+  for (tc_cm_vector *f = __init_array_start; f < __init_array_end; f++) (*f)();
+  tc__cm_board_init();
+  exit(main());
+}
+
+/* newlib's exit() runs the .fini_array destructors and then calls _fini(), which the host
+ * start files would provide: nothing to do here. */
+void _fini(void);
+void _fini(void) {}
+
+/* ---- reports ---------------------------------------------------------------------------- */
+
+static void put(const char *s) { tc__cm_console_write(2, s, strlen(s)); }
+
+static void put_hex(const char *label, uint32_t v)
+{
+  char b[12] = " ";
+  strcat(b, label);
+  put(b);
+  char h[11] = "=0x";
+  for (int i = 0; i < 8; i++) h[3 + i] = "0123456789abcdef"[(v >> (28 - 4 * i)) & 0xFu];
+  h[10] = '\0';
+  put(h);
+}
+
+static uint32_t ipsr(void)
+{
+  uint32_t v;
+  __asm volatile("mrs %0, ipsr" : "=r"(v));
+  return v & 0x1FFu;
+}
+
+void tc__cm_unexpected(void)
+{
+  __asm volatile("cpsid i");
+  fflush(stdout);
+  put("tacet: unexpected exception");
+  put_hex("number", ipsr());
+  put(" (an interrupt without a handler?)\n");
+  tc__cm_exit(135);
+}
+
+/* Faults: report the registers the hardware stacked, on whichever stack was in use. */
+__attribute__((naked)) void tc__cm_fault_entry(void)
+{
+  __asm volatile("tst lr, #4\n\t"
+                 "ite eq\n\t"
+                 "mrseq r0, msp\n\t"
+                 "mrsne r0, psp\n\t"
+                 "mov r1, lr\n\t"
+                 "b tc__cm_fault");
+}
+
+void tc__cm_fault(const uint32_t *frame, uint32_t exc_return)
+{
+  static const char *const names[] = {"?", "?", "NMI", "HardFault", "MemManage", "BusFault", "UsageFault"};
+  uint32_t n = ipsr();
+  __asm volatile("cpsid i");
+  put("tacet: fault: ");
+  put(n < 7 ? names[n] : "?");
+  put_hex("pc", frame[6]);
+  put_hex("lr", frame[5]);
+  put_hex("sp", (uint32_t)(uintptr_t)frame);
+  put_hex("exc_return", exc_return);
+  put_hex("cfsr", SCB_CFSR);
+  put_hex("hfsr", SCB_HFSR);
+  put_hex("mmfar", SCB_MMFAR);
+  put_hex("bfar", SCB_BFAR);
+  put("\n");
+  tc__cm_exit(136);
+}
+
+void tc__cm_panic(const char *msg, const char *detail)
+{
+  __asm volatile("cpsid i");
+  fflush(stdout);
+  put("tacet: panic: ");
+  put(msg);
+  if (detail != NULL) {
+    put(": ");
+    put(detail);
+  }
+  put("\n");
+  tc__cm_exit(134);
+}
