@@ -47,6 +47,8 @@ def run_program(command: Sequence[str], timeout: float | None) -> int:
 
 
 def handle(args: argparse.Namespace) -> int:
+    if args.timeout is not None and args.timeout < 0:
+        raise TacetError(f"--timeout {args.timeout:g}: must be 0 (no limit) or more seconds")
     setup = resolve_setup(args)
     target = setup.target
     if target.emulated:
@@ -67,7 +69,10 @@ def handle(args: argparse.Namespace) -> int:
     except OSError as error:
         raise TacetError(f"cannot run {command[0]}: {error.strerror}") from None
     if returncode < 0:
-        name = signal.Signals(-returncode).name
+        try:
+            name = signal.Signals(-returncode).name
+        except ValueError:
+            name = f"signal {-returncode}"
         raise TacetError(
             f"{program.name} on {target.name} was killed by {name}", status=exit_status(returncode)
         )

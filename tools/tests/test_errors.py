@@ -260,6 +260,12 @@ def test_run_timeout(
     assert_one_error_line(err, "still running after 5 s", "--timeout")
 
 
+def test_negative_timeout(capfd: pytest.CaptureFixture[str], in_tree: Path) -> None:
+    status, _, err = run_main(capfd, "run", "--timeout", "-1", "examples/hello")
+    assert status == 1
+    assert_one_error_line(err, "--timeout -1: must be 0")
+
+
 def test_qemu_run_command_and_default_timeout(
     capfd: pytest.CaptureFixture[str],
     in_tree: Path,
