@@ -351,12 +351,13 @@ static void change_errors(void)
 
 /* ---- info, completion, stacks ------------------------------------------------------------ */
 
-static void deep(unsigned depth)
+/* Uses > 256 bytes of stack per level; not inlined, and not a tail call at any -O level. */
+static __attribute__((noinline)) unsigned deep(unsigned depth)
 {
   volatile uint8_t buf[256];
-  for (unsigned i = 0; i < sizeof buf; i++) buf[i] = (uint8_t)i;
-  if (depth > 0) deep(depth - 1);
-  (void)buf[depth];
+  for (unsigned i = 0; i < sizeof buf; i++) buf[i] = (uint8_t)(i + depth);
+  unsigned below = depth > 0 ? deep(depth - 1) : 0;
+  return below + buf[depth];
 }
 
 static size_t high_water_before, high_water_after;
@@ -367,7 +368,7 @@ static void stack_user(void *arg)
   tc_thread_info_t i;
   OK(tc_thread_info(A, &i));
   high_water_before = i.stack_high_water;
-  deep(8); /* > 2 KiB of stack */
+  CHECK(deep(8) > 0); /* > 2 KiB of stack */
   OK(tc_thread_info(A, &i));
   high_water_after = i.stack_high_water;
 }
