@@ -63,6 +63,9 @@ typedef struct {
 
   /* Objects. */
   tc_list threads; /* every created thread, in creation order */
+  /* Created objects of each type, kept by their modules (sem.c ...); here so that
+   * tc_kernel_init() forgets the objects of a previous run. */
+  tc_list sems, mutexes, queues, ports, events;
 
   /* Counters. */
   tc_kernel_stats_t stats;
@@ -137,6 +140,21 @@ static inline bool tc__in_thread(void)
   return tc__k.started && tc__k.isr_nesting == 0 && tc__k.current != NULL;
 }
 
+/* A service may block its caller: a thread that does not hold the scheduler lock. */
+static inline bool tc__may_block(void) { return tc__in_thread() && tc__k.lock_nesting == 0; }
+
+/* True when `n` is one of the nodes of `l` (O(n): for the front layer's "already created"). */
+static inline bool tc__list_contains(const tc_list *l, const tc_node *n)
+{
+  const tc_node *x = l->head;
+  if (x == NULL) return false;
+  do {
+    if (x == n) return true;
+    x = x->next;
+  } while (x != l->head);
+  return false;
+}
+
 /* ---- scheduler (sched.c) ---------------------------------------------------------------- */
 
 void tc__sched_init(void);
@@ -163,6 +181,27 @@ tc_status tc__thread_wait(tc_waitq *q, unsigned state, uint32_t timeout, unsigne
 void tc__thread_wake(tc_thread *t, tc_status status);
 void tc__waitq_insert(tc_waitq *q, tc_thread *t);
 
+/* For the object checkers: every entry of `q` is a pending thread that waits on `q`, in
+ * priority order; *n receives their number. NULL when all hold. */
+static inline const char *tc__waitq_check(const tc_waitq *q, size_t *n)
+{
+  *n = 0;
+  const tc_node *x = q->threads.head;
+  if (x == NULL) return NULL;
+  unsigned last = 0;
+  do {
+    const tc_thread *t = TC_THREAD_OF(x);
+    if (x->next == NULL || x->next->prev != x) return "wait queue links disagree";
+    if (t->magic != TC_MAGIC_THREAD || t->state != TC_PENDING || t->wait_q != q)
+      return "wait queue holds a thread that does not wait on it";
+    if (t->priority < last) return "wait queue out of priority order";
+    last = t->priority;
+    if (++*n > 1000000u) return "wait queue does not close";
+    x = x->next;
+  } while (x != q->threads.head);
+  return NULL;
+}
+
 /* ---- time (time.c) ---------------------------------------------------------------------- */
 
 void tc__time_init(void);
@@ -179,6 +218,14 @@ void tc__time_skip(uint32_t n);
 
 /* mutex.c: a thread completes or is terminated: release what it owns. */
 extern void tc__mutex_thread_exit(tc_thread *t) __attribute__((weak));
+/* mutex.c: lower (raise the priority of) a user priority / threshold pair to what the
+ * inheritance mutexes `t` owns impose, for a change of t's user priority or threshold. */
+extern void tc__mutex_effective(const tc_thread *t, unsigned *priority, unsigned *threshold)
+    __attribute__((weak));
+/* taskport.c: a thread completes or is terminated: release the threads posting to it. */
+extern void tc__taskport_thread_exit(tc_thread *t) __attribute__((weak));
+/* taskport.c: invariants of every thread's task port, for tc_check(). */
+extern const char *tc__taskport_check(void) __attribute__((weak));
 
 /* Per-object-type invariant checkers for tc_check(): NULL when all hold. */
 extern const char *tc__sem_check(void) __attribute__((weak));

@@ -231,8 +231,11 @@ tc_status tc__thread_wait(tc_waitq *q, unsigned state, uint32_t timeout, unsigne
 void tc__thread_wake(tc_thread *t, tc_status status)
 {
   if (t->wait_q != NULL) {
-    tc__list_remove(&t->wait_q->threads, &t->sched_node);
+    /* Still queued: the wait ends by timeout or abort, and the object is told. */
+    tc_waitq *q = t->wait_q;
+    tc__list_remove(&q->threads, &t->sched_node);
     t->wait_q = NULL;
+    if (q->reprioritized != NULL) q->reprioritized(q, t);
   }
   if (t->timeout.linked) tc__timeout_remove(&t->timeout);
   t->wait_status = status;

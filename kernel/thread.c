@@ -41,8 +41,10 @@ static void unlink_thread(tc_thread *t)
   case TC_SLEEPING:
   case TC_PENDING:
     if (t->wait_q != NULL) {
-      tc__list_remove(&t->wait_q->threads, &t->sched_node);
+      tc_waitq *q = t->wait_q;
+      tc__list_remove(&q->threads, &t->sched_node);
       t->wait_q = NULL;
+      if (q->reprioritized != NULL) q->reprioritized(q, t); /* the object is told */
     }
     if (t->timeout.linked) tc__timeout_remove(&t->timeout);
     break;
@@ -57,6 +59,7 @@ static void finish_thread(tc_thread *t, unsigned final_state)
 {
   unlink_thread(t);
   if (tc__mutex_thread_exit != NULL) tc__mutex_thread_exit(t); /* linked only with mutex.c */
+  if (tc__taskport_thread_exit != NULL) tc__taskport_thread_exit(t); /* with taskport.c */
   t->state = (uint8_t)final_state;
   tc__sched_reschedule(false);
 }
@@ -235,6 +238,8 @@ static tc_status change_user_pair(tc_thread *t, unsigned priority, unsigned thre
   if (threshold > priority) return TC_PRIORITY_ERROR;
   t->user_priority = (uint16_t)priority;
   t->user_threshold = (uint16_t)threshold;
+  /* A priority inherited through a mutex stays in force until the mutex is released. */
+  if (tc__mutex_effective != NULL) tc__mutex_effective(t, &priority, &threshold);
   tc__sched_set_effective(t, priority, threshold);
   tc__sched_dispatch();
   return TC_OK;

@@ -6,5 +6,11 @@
 #include "tacet/types.h"
 #include "tacet/kernel.h"
 #include "tacet/thread.h"
+#include "tacet/sem.h"
+#include "tacet/mutex.h"
+#include "tacet/queue.h"
+#include "tacet/msgport.h"
+#include "tacet/taskport.h"
+#include "tacet/event.h"
 
 #endif /* TACET_H */

@@ -56,7 +56,8 @@ typedef struct tc_thread {
   tc_list mutexes;         /* mutexes this thread owns (priority inheritance, release on exit) */
   uint32_t port_word;      /* task port: the word posted to this thread */
   bool port_full;          /* task port: a word is waiting to be received */
-  tc_waitq port_senders;   /* task port: threads waiting for the slot to empty */
+  tc_waitq port_waiters;   /* task port: posters waiting for the slot to empty, or, while
+                              it is empty, the thread itself waiting for a word */
   uint32_t signals;        /* signals sent and not yet handled */
   void (*signal_handler)(uint32_t signals);
   uint64_t switches_in, preempted, cycles;

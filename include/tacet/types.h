@@ -52,9 +52,12 @@ typedef struct tc_timeout {
 } tc_timeout;
 
 /* A queue of waiting threads, kept in priority order (FIFO among equal priorities).
- * `reprioritized` (may be NULL) is called, kernel locked, after the priority of a thread
- * waiting in the queue changed and the thread was re-queued: a mutex uses it to carry
- * priority inheritance along a chain of owners. */
+ * `reprioritized` (may be NULL) is called, kernel locked, when the queue's waiters change
+ * behind its object's back: after the priority of a waiting thread changed and the thread
+ * was re-queued (t->wait_q == q), or after a thread left the queue because its wait ended by
+ * timeout, tc_thread_wait_abort() or termination (t->wait_q == NULL). An object that releases
+ * a waiter itself takes it off the queue first and is not called. A mutex uses it to keep
+ * priority inheritance exact along a chain of owners. */
 typedef struct tc_waitq {
   tc_list threads;
   void (*reprioritized)(struct tc_waitq *q, struct tc_thread *t);

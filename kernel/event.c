@@ -1,0 +1,148 @@
+/*
+ * Event flags (tacet/event.h).
+ *
+ * A waiter keeps its request in wait_info: [0] the requested flags, [1] the mode. A set
+ * that satisfies it replaces [0] with the flags at that moment, which the waiter returns
+ * through `actual`. Invariant (tc_check): no waiter's condition is met by the current flags
+ * -- a set releases every waiter it satisfies before it returns, and a clear only removes
+ * flags.
+ */
+#include "internal.h"
+#include "tacet/event.h"
+
+static inline bool event_valid(const tc_event *e) { return e != NULL && e->magic == TC_MAGIC_EVENT; }
+
+static inline bool mode_valid(unsigned mode)
+{
+  unsigned kind = mode & ~TC_EVENT_CLEAR;
+  return kind == TC_EVENT_ANY || kind == TC_EVENT_ALL;
+}
+
+static inline bool satisfied(uint32_t current, uint32_t requested, unsigned mode)
+{
+  return (mode & TC_EVENT_ALL) ? (current & requested) == requested : (current & requested) != 0;
+}
+
+tc_status tc_event_create(tc_event *e, const char *name)
+{
+  TC_ARG_CHECK(e != NULL, TC_INVALID);
+  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  unsigned k = tc__lock();
+#if TC_CHECKS
+  if (e->magic == TC_MAGIC_EVENT && tc__list_contains(&tc__k.events, &e->created_node)) {
+    tc__unlock(k);
+    return TC_INVALID;
+  }
+#endif
+  e->name = name;
+  e->waiters.threads.head = NULL;
+  e->waiters.reprioritized = NULL;
+  e->flags = 0;
+  e->magic = TC_MAGIC_EVENT;
+  tc__list_push_back(&tc__k.events, &e->created_node);
+  tc__unlock(k);
+  return TC_OK;
+}
+
+tc_status tc_event_set(tc_event *e, uint32_t flags)
+{
+  TC_ARG_CHECK(event_valid(e), TC_INVALID);
+  unsigned k = tc__lock();
+  e->flags |= flags;
+  /* One pass in priority order; a CLEAR waiter's consumption is seen by those after it. */
+  tc_node *n = e->waiters.threads.head;
+  bool woke = false;
+  while (n != NULL && e->flags != 0) {
+    tc_thread *t = TC_THREAD_OF(n);
+    tc_node *next = n->next == e->waiters.threads.head ? NULL : n->next;
+    uint32_t requested = (uint32_t)t->wait_info[0];
+    unsigned mode = (unsigned)t->wait_info[1];
+    if (satisfied(e->flags, requested, mode)) {
+      t->wait_info[0] = e->flags;
+      if (mode & TC_EVENT_CLEAR) e->flags &= ~requested;
+      tc__thread_wake(t, TC_OK);
+      woke = true;
+    }
+    n = next;
+  }
+  if (woke) tc__sched_dispatch();
+  tc__unlock(k);
+  return TC_OK;
+}
+
+tc_status tc_event_clear(tc_event *e, uint32_t flags)
+{
+  TC_ARG_CHECK(event_valid(e), TC_INVALID);
+  unsigned k = tc__lock();
+  e->flags &= ~flags;
+  tc__unlock(k);
+  return TC_OK;
+}
+
+tc_status tc_event_wait(tc_event *e, uint32_t flags, unsigned mode, uint32_t *actual, uint32_t timeout)
+{
+  TC_ARG_CHECK(event_valid(e) && flags != 0 && mode_valid(mode), TC_INVALID);
+  TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
+  unsigned k = tc__lock();
+  if (satisfied(e->flags, flags, mode)) {
+    if (actual != NULL) *actual = e->flags;
+    if (mode & TC_EVENT_CLEAR) e->flags &= ~flags;
+    tc__unlock(k);
+    return TC_OK;
+  }
+  if (timeout == TC_NO_WAIT) {
+    tc__unlock(k);
+    return TC_NO_INSTANCE;
+  }
+  tc_thread *self = tc__k.current;
+  self->wait_info[0] = flags;
+  self->wait_info[1] = mode;
+  tc_status st = tc__thread_wait(&e->waiters, TC_PENDING, timeout, k);
+  /* Written by the set that released us; nobody touches it while we run. */
+  if (st == TC_OK && actual != NULL) *actual = (uint32_t)self->wait_info[0];
+  return st;
+}
+
+tc_status tc_event_delete(tc_event *e)
+{
+  TC_ARG_CHECK(event_valid(e), TC_INVALID);
+  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  unsigned k = tc__lock();
+  while (e->waiters.threads.head != NULL) tc__thread_wake(TC_THREAD_OF(e->waiters.threads.head), TC_DELETED);
+  e->magic = 0;
+  tc__list_remove(&tc__k.events, &e->created_node);
+  tc__sched_dispatch();
+  tc__unlock(k);
+  return TC_OK;
+}
+
+/* ---- invariants (tc_check) -------------------------------------------------------------- */
+
+static const char *check_event(const tc_event *e)
+{
+  if (e->magic != TC_MAGIC_EVENT) return "event list holds something that is not an event group";
+  size_t waiting;
+  const char *err = tc__waitq_check(&e->waiters, &waiting);
+  if (err != NULL || waiting == 0) return err;
+  const tc_node *x = e->waiters.threads.head;
+  do {
+    const tc_thread *t = TC_THREAD_OF(x);
+    if (t->wait_info[0] == 0 || !mode_valid((unsigned)t->wait_info[1])) return "event waiter with an invalid request";
+    if (satisfied(e->flags, (uint32_t)t->wait_info[0], (unsigned)t->wait_info[1]))
+      return "event waiter still waits although the flags satisfy it";
+    x = x->next;
+  } while (x != e->waiters.threads.head);
+  return NULL;
+}
+
+const char *tc__event_check(void)
+{
+  const tc_node *n = tc__k.events.head;
+  if (n == NULL) return NULL;
+  do {
+    const char *e = check_event(TC_CONTAINER_OF(n, tc_event, created_node));
+    if (e != NULL) return e;
+    n = n->next;
+  } while (n != tc__k.events.head);
+  return NULL;
+}

@@ -1,0 +1,195 @@
+/*
+ * Message queues (tacet/queue.h): a ring of fixed-size slots in the caller's buffer.
+ *
+ * One wait queue serves both directions: receivers wait only while the ring is empty and
+ * senders only while it is full, and since a queue has at least one slot the two never
+ * coexist. What a waiter is doing is in its wait_info: [0] its message buffer, [1] the kind
+ * below. A waiting receiver gets its message copied straight into its buffer; a waiting
+ * sender's message is copied from its buffer (still valid: the sender is blocked) into the
+ * ring by the call that made room.
+ */
+#include <string.h>
+
+#include "internal.h"
+#include "tacet/queue.h"
+
+enum { RECEIVER, SENDER_BACK, SENDER_FRONT };
+
+static inline bool queue_valid(const tc_queue *q) { return q != NULL && q->magic == TC_MAGIC_QUEUE; }
+
+static inline uint8_t *slot(const tc_queue *q, size_t i) { return q->buf + i * q->msg_size; }
+
+static void ring_put(tc_queue *q, const void *msg, bool front)
+{
+  size_t i;
+  if (front) {
+    q->out = (q->out == 0 ? q->capacity : q->out) - 1;
+    i = q->out;
+  } else {
+    i = q->out + q->count;
+    if (i >= q->capacity) i -= q->capacity;
+  }
+  memcpy(slot(q, i), msg, q->msg_size);
+  q->count++;
+}
+
+static void ring_get(tc_queue *q, void *msg)
+{
+  memcpy(msg, slot(q, q->out), q->msg_size);
+  if (++q->out == q->capacity) q->out = 0;
+  q->count--;
+}
+
+/* Room was made: the first waiting sender's message moves into the ring and it returns. */
+static void admit_sender(tc_queue *q)
+{
+  tc_thread *s = TC_THREAD_OF(q->waiters.threads.head);
+  ring_put(q, (const void *)s->wait_info[0], s->wait_info[1] == SENDER_FRONT);
+  tc__thread_wake(s, TC_OK);
+}
+
+tc_status tc_queue_create(tc_queue *q, const char *name, size_t msg_size, void *buf, size_t buf_size)
+{
+  TC_ARG_CHECK(q != NULL && buf != NULL && msg_size != 0 && buf_size >= msg_size, TC_INVALID);
+  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  unsigned k = tc__lock();
+#if TC_CHECKS
+  if (q->magic == TC_MAGIC_QUEUE && tc__list_contains(&tc__k.queues, &q->created_node)) {
+    tc__unlock(k);
+    return TC_INVALID;
+  }
+#endif
+  q->name = name;
+  q->waiters.threads.head = NULL;
+  q->waiters.reprioritized = NULL;
+  q->buf = buf;
+  q->msg_size = msg_size;
+  q->capacity = buf_size / msg_size;
+  q->count = 0;
+  q->out = 0;
+  q->magic = TC_MAGIC_QUEUE;
+  tc__list_push_back(&tc__k.queues, &q->created_node);
+  tc__unlock(k);
+  return TC_OK;
+}
+
+static tc_status send(tc_queue *q, const void *msg, uint32_t timeout, bool front)
+{
+  TC_ARG_CHECK(queue_valid(q) && msg != NULL, TC_INVALID);
+  TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
+  unsigned k = tc__lock();
+  tc_node *w = q->waiters.threads.head;
+  if (q->count == 0 && w != NULL) {
+    /* A receiver waits: the message goes straight to it. */
+    tc_thread *r = TC_THREAD_OF(w);
+    memcpy((void *)r->wait_info[0], msg, q->msg_size);
+    tc__thread_wake(r, TC_OK);
+    tc__sched_dispatch();
+  } else if (q->count < q->capacity) {
+    ring_put(q, msg, front);
+  } else if (timeout == TC_NO_WAIT) {
+    tc__unlock(k);
+    return TC_FULL;
+  } else {
+    tc_thread *self = tc__k.current;
+    self->wait_info[0] = (uintptr_t)msg;
+    self->wait_info[1] = front ? SENDER_FRONT : SENDER_BACK;
+    return tc__thread_wait(&q->waiters, TC_PENDING, timeout, k);
+  }
+  tc__unlock(k);
+  return TC_OK;
+}
+
+tc_status tc_queue_send(tc_queue *q, const void *msg, uint32_t timeout) { return send(q, msg, timeout, false); }
+
+tc_status tc_queue_send_front(tc_queue *q, const void *msg, uint32_t timeout) { return send(q, msg, timeout, true); }
+
+tc_status tc_queue_receive(tc_queue *q, void *msg, uint32_t timeout)
+{
+  TC_ARG_CHECK(queue_valid(q) && msg != NULL, TC_INVALID);
+  TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
+  unsigned k = tc__lock();
+  if (q->count != 0) {
+    ring_get(q, msg);
+    /* Senders wait only on a full ring: the one slot just freed is theirs. */
+    if (q->waiters.threads.head != NULL) {
+      admit_sender(q);
+      tc__sched_dispatch();
+    }
+    tc__unlock(k);
+    return TC_OK;
+  }
+  if (timeout == TC_NO_WAIT) {
+    tc__unlock(k);
+    return TC_NO_INSTANCE;
+  }
+  tc_thread *self = tc__k.current;
+  self->wait_info[0] = (uintptr_t)msg;
+  self->wait_info[1] = RECEIVER;
+  /* TC_OK means a sender has already copied the message into `msg`. */
+  return tc__thread_wait(&q->waiters, TC_PENDING, timeout, k);
+}
+
+tc_status tc_queue_flush(tc_queue *q)
+{
+  TC_ARG_CHECK(queue_valid(q), TC_INVALID);
+  unsigned k = tc__lock();
+  if (q->count != 0) {
+    q->count = 0;
+    q->out = 0;
+    /* Waiting senders (the ring was full) are not discarded with the ring: they fill it. */
+    while (q->count < q->capacity && q->waiters.threads.head != NULL) admit_sender(q);
+    tc__sched_dispatch();
+  }
+  tc__unlock(k);
+  return TC_OK;
+}
+
+tc_status tc_queue_delete(tc_queue *q)
+{
+  TC_ARG_CHECK(queue_valid(q), TC_INVALID);
+  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  unsigned k = tc__lock();
+  while (q->waiters.threads.head != NULL) tc__thread_wake(TC_THREAD_OF(q->waiters.threads.head), TC_DELETED);
+  q->magic = 0;
+  tc__list_remove(&tc__k.queues, &q->created_node);
+  tc__sched_dispatch();
+  tc__unlock(k);
+  return TC_OK;
+}
+
+/* ---- invariants (tc_check) -------------------------------------------------------------- */
+
+static const char *check_queue(const tc_queue *q)
+{
+  if (q->magic != TC_MAGIC_QUEUE) return "queue list holds something that is not a queue";
+  if (q->buf == NULL || q->msg_size == 0 || q->capacity == 0) return "queue geometry invalid";
+  if (q->count > q->capacity || q->out >= q->capacity) return "queue count or index out of range";
+  size_t waiting;
+  const char *e = tc__waitq_check(&q->waiters, &waiting);
+  if (e != NULL) return e;
+  if (waiting == 0) return NULL;
+  if (q->count != 0 && q->count != q->capacity) return "queue has waiters while neither empty nor full";
+  const tc_node *x = q->waiters.threads.head;
+  do {
+    const tc_thread *t = TC_THREAD_OF(x);
+    if (t->wait_info[0] == 0) return "queue waiter without a message buffer";
+    if (q->count == 0 && t->wait_info[1] != RECEIVER) return "sender waits on an empty queue";
+    if (q->count != 0 && t->wait_info[1] != SENDER_BACK && t->wait_info[1] != SENDER_FRONT)
+      return "receiver waits on a full queue";
+    x = x->next;
+  } while (x != q->waiters.threads.head);
+  return NULL;
+}
+
+const char *tc__queue_check(void)
+{
+  const tc_node *n = tc__k.queues.head;
+  if (n == NULL) return NULL;
+  do {
+    const char *e = check_queue(TC_CONTAINER_OF(n, tc_queue, created_node));
+    if (e != NULL) return e;
+    n = n->next;
+  } while (n != tc__k.queues.head);
+  return NULL;
+}

@@ -1,0 +1,102 @@
+/*
+ * Counting and binary semaphores (tacet/sem.h).
+ *
+ * A give with a thread waiting hands the unit to that thread directly, without passing
+ * through the count: the count stays 0 while threads wait, so the waiter cannot be overtaken
+ * by a thread that calls tc_sem_take() before it runs (tc_check verifies that waiters exist
+ * only at count 0).
+ */
+#include "internal.h"
+#include "tacet/sem.h"
+
+static inline bool sem_valid(const tc_sem *s) { return s != NULL && s->magic == TC_MAGIC_SEM; }
+
+tc_status tc_sem_create(tc_sem *s, const char *name, uint32_t initial, uint32_t max)
+{
+  TC_ARG_CHECK(s != NULL && max != 0 && initial <= max, TC_INVALID);
+  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  unsigned k = tc__lock();
+#if TC_CHECKS
+  if (s->magic == TC_MAGIC_SEM && tc__list_contains(&tc__k.sems, &s->created_node)) {
+    tc__unlock(k);
+    return TC_INVALID;
+  }
+#endif
+  s->name = name;
+  s->waiters.threads.head = NULL;
+  s->waiters.reprioritized = NULL;
+  s->count = initial;
+  s->max = max;
+  s->magic = TC_MAGIC_SEM;
+  tc__list_push_back(&tc__k.sems, &s->created_node);
+  tc__unlock(k);
+  return TC_OK;
+}
+
+tc_status tc_sem_take(tc_sem *s, uint32_t timeout)
+{
+  TC_ARG_CHECK(sem_valid(s), TC_INVALID);
+  TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
+  unsigned k = tc__lock();
+  if (s->count != 0) {
+    s->count--;
+    tc__unlock(k);
+    return TC_OK;
+  }
+  if (timeout == TC_NO_WAIT) {
+    tc__unlock(k);
+    return TC_NO_INSTANCE;
+  }
+  /* TC_OK means the giver handed us its unit. */
+  return tc__thread_wait(&s->waiters, TC_PENDING, timeout, k);
+}
+
+tc_status tc_sem_give(tc_sem *s)
+{
+  TC_ARG_CHECK(sem_valid(s), TC_INVALID);
+  unsigned k = tc__lock();
+  tc_status st = TC_OK;
+  tc_node *w = s->waiters.threads.head;
+  if (w != NULL) {
+    tc__thread_wake(TC_THREAD_OF(w), TC_OK);
+    tc__sched_dispatch();
+  } else if (s->count < s->max) {
+    s->count++;
+  } else {
+    st = TC_FULL;
+  }
+  tc__unlock(k);
+  return st;
+}
+
+tc_status tc_sem_delete(tc_sem *s)
+{
+  TC_ARG_CHECK(sem_valid(s), TC_INVALID);
+  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  unsigned k = tc__lock();
+  while (s->waiters.threads.head != NULL) tc__thread_wake(TC_THREAD_OF(s->waiters.threads.head), TC_DELETED);
+  s->magic = 0;
+  tc__list_remove(&tc__k.sems, &s->created_node);
+  tc__sched_dispatch();
+  tc__unlock(k);
+  return TC_OK;
+}
+
+/* ---- invariants (tc_check) -------------------------------------------------------------- */
+
+const char *tc__sem_check(void)
+{
+  const tc_node *n = tc__k.sems.head;
+  if (n == NULL) return NULL;
+  do {
+    const tc_sem *s = TC_CONTAINER_OF(n, tc_sem, created_node);
+    if (s->magic != TC_MAGIC_SEM) return "semaphore list holds something that is not a semaphore";
+    if (s->max == 0 || s->count > s->max) return "semaphore count above its maximum";
+    size_t waiting;
+    const char *e = tc__waitq_check(&s->waiters, &waiting);
+    if (e != NULL) return e;
+    if (waiting != 0 && s->count != 0) return "semaphore has waiters and a non-zero count";
+    n = n->next;
+  } while (n != tc__k.sems.head);
+  return NULL;
+}
