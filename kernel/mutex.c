@@ -83,8 +83,9 @@ static void release_waiter(tc_mutex *m, tc_thread *w, tc_status status)
   tc__thread_wake(w, status);
 }
 
-/* The owner lets go of `m`: it passes to the highest waiter, who inherits from the others.
- * The former owner's own pair is the caller's business. */
+/* The owner lets go of `m`: it passes to the highest waiter. The new owner's pair needs no
+ * update: the waiters left behind are at its priority or below. The former owner's pair is
+ * the caller's business. */
 static void release(tc_mutex *m)
 {
   tc__list_remove(&m->owner->mutexes, &m->owner_node);
@@ -94,12 +95,7 @@ static void release(tc_mutex *m)
   if (n == NULL) return;
   tc_thread *w = TC_THREAD_OF(n);
   take(m, w);
-  /* Still pending and off every list once taken off the queue: its pair is set before the
-   * wake so that it enters the ready list at the right priority. */
-  tc__list_remove(&m->waiters.threads, n);
-  w->wait_q = NULL;
-  if (m->options & TC_INHERIT) update_effective(w);
-  tc__thread_wake(w, TC_OK);
+  release_waiter(m, w, TC_OK);
 }
 
 tc_status tc_mutex_create(tc_mutex *m, const char *name, unsigned options)
