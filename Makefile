@@ -19,7 +19,7 @@ VENV := .venv
 VENV_STAMP := $(VENV)/.tacet-installed
 
 DEMO_TARGET ?= sim
-DEMO_APP ?= examples/hello
+DEMO_APP ?= examples/producer_consumer
 
 # Builds whose kernel tests `make test` runs, in this order: build/<name>, configured with
 # TEST_FLAGS_<name>. A port adds its own, e.g. (tests run under QEMU through ctest):

@@ -12,7 +12,7 @@ static void run(unsigned threshold, uint64_t switch_cost, pc_result *r)
 {
   pc_params p = {.producer_threshold = threshold, .rounds = ROUNDS, .produce_cycles = 150, .consume_cycles = 150};
   tct_begin();
-  tc_sim_set_switch_cost(switch_cost);
+  pc_port_setup(switch_cost);
   CHECK_EQ(pc_run(&p, r), 0);
   STEP();
   CHECK_EQ(r->sent, 9 * ROUNDS);

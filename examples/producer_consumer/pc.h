@@ -32,8 +32,15 @@ typedef struct {
  * or a service failed. */
 int pc_run(const pc_params *p, pc_result *out);
 
-/* Port glue (pc_port_*.c): spend CPU time preemptibly, end the run. */
-void pc_work(uint32_t cycles);
-void pc_end_run(void);
+/* Port glue (pc_port_<port>.c). */
+void pc_work(uint32_t cycles); /* spend CPU time preemptibly */
+void pc_end_run(void);         /* end the run: tc_kernel_start() returns */
+/* After tc_kernel_init(): the port's settings for a case (the sim port charges
+ * `switch_cost` cycles per context switch; hardware ignores it: its switches cost what they
+ * cost). */
+void pc_port_setup(uint64_t switch_cost);
+/* How elapsed time is reported: the unit's name, and tc_cycles() units converted to it. */
+const char *pc_port_time_unit(void);
+uint64_t pc_port_elapsed(uint64_t cycles);
 
 #endif
