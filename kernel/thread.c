@@ -58,9 +58,10 @@ static void unlink_thread(tc_thread *t)
 static void finish_thread(tc_thread *t, unsigned final_state)
 {
   unlink_thread(t);
+  /* Out of every list: from now on no wake-up by the hooks below may treat it as ready. */
+  t->state = (uint8_t)final_state;
   if (tc__mutex_thread_exit != NULL) tc__mutex_thread_exit(t); /* linked only with mutex.c */
   if (tc__taskport_thread_exit != NULL) tc__taskport_thread_exit(t); /* with taskport.c */
-  t->state = (uint8_t)final_state;
   tc__sched_reschedule(false);
 }
 
