@@ -29,6 +29,18 @@
 /* tc_thread.flags */
 #define TC_TF_PREEMPTED     0x01u /* preempted while its threshold was in force */
 #define TC_TF_SUSPEND_AFTER 0x02u /* delayed suspension: suspend when the wait ends */
+#define TC_TF_HISR          0x04u /* not a thread: the embedded context of an HISR (hisr.c) */
+#define TC_TF_SIGNAL_WAKE   0x08u /* the current wait may be interrupted by a signal (signal.c) */
+
+/* Internal wait outcomes, never returned by a public service (signal.c, sched.c).
+ * TC__WAIT_SIGNALED: tc_signal_send() ended the wait so that the handler runs at once.
+ * TC__WAIT_RESTART: the handler has run and the wait goes on; tc__thread_wait() returns it
+ * only to a service that passed TC__WAIT_RESTARTABLE (see there). */
+#define TC__WAIT_SIGNALED ((tc_status)0x40)
+#define TC__WAIT_RESTART  ((tc_status)0x41)
+
+/* Number of HISR priorities (0 highest); every HISR runs before every thread. */
+#define TC_HISR_PRIORITIES 3u
 
 /* The argument-checking front layer: an argument check returns `status` when `cond` fails,
  * and compiles to nothing with TC_CHECKS=0. Only checks that protect the kernel from
@@ -66,6 +78,13 @@ typedef struct {
   /* Created objects of each type, kept by their modules (sem.c ...); here so that
    * tc_kernel_init() forgets the objects of a previous run. */
   tc_list sems, mutexes, queues, ports, events;
+  tc_list timers, block_pools, byte_pools, hisrs;
+  tc_list timers_due; /* timers expired whose callbacks have not run yet (timer.c) */
+
+  /* HISRs (hisr.c): activated HISRs in FIFO order per HISR priority, and the context of the
+   * one to run, which tc__sched_choose() takes before any thread (NULL: none activated). */
+  tc_list hisr_ready[TC_HISR_PRIORITIES];
+  tc_thread *hisr_top;
 
   /* Counters. */
   tc_kernel_stats_t stats;
@@ -134,10 +153,18 @@ static inline void tc__unlock(unsigned s) { TC_PORT_IRQ_RESTORE(s); }
 
 static inline bool tc__in_isr(void) { return tc__k.isr_nesting != 0; }
 
-/* True when the caller is a thread (not an interrupt, not startup or idle code). */
+/* True when the caller is a thread: not an interrupt (LISR), not an HISR or a timer callback
+ * (they run in an HISR's context), not startup or idle code. */
 static inline bool tc__in_thread(void)
 {
-  return tc__k.started && tc__k.isr_nesting == 0 && tc__k.current != NULL;
+  return tc__k.started && tc__k.isr_nesting == 0 && tc__k.current != NULL &&
+         !(tc__k.current->flags & TC_TF_HISR);
+}
+
+/* True in an HISR's context (hisr.c), timer callbacks included. */
+static inline bool tc__in_hisr(void)
+{
+  return tc__k.isr_nesting == 0 && tc__k.current != NULL && (tc__k.current->flags & TC_TF_HISR);
 }
 
 /* A service may block its caller: a thread that does not hold the scheduler lock. */
@@ -175,8 +202,20 @@ unsigned tc__sched_highest_ready(void);
 void tc__sched_tick(void);
 
 /* Waiting (sched.c). `tc__thread_wait` blocks the calling thread on `q` (NULL: a plain
- * sleep) in `state`, releases the lock taken as `s`, and returns how the wait ended. */
+ * sleep) in `state`, releases the lock taken as `s`, and returns how the wait ended.
+ *
+ * Signals (signal.c). A signal sent to a sleeping thread runs its handler at once and the
+ * sleep goes on for the time left. A thread pending on an object can be interrupted the same
+ * way only if its service is ready to re-evaluate the object afterwards, because while the
+ * handler ran the object may have become available (a give found no waiter) or been
+ * deleted: such a service ORs TC__WAIT_RESTARTABLE into `state` and, when the call returns
+ * TC__WAIT_RESTART, takes the lock again and starts over (NO_WAIT checks, availability,
+ * the wait) with tc__wait_left() ticks. Without the flag a signal leaves the wait alone and
+ * the handler runs when the wait has ended, before the service returns. */
+#define TC__WAIT_RESTARTABLE 0x100u
 tc_status tc__thread_wait(tc_waitq *q, unsigned state, uint32_t timeout, unsigned s);
+/* After TC__WAIT_RESTART: the ticks left of the wait's timeout (TC_WAIT_FOREVER: none). */
+static inline uint32_t tc__wait_left(void) { return tc__k.current->timeout.delta; }
 /* End the wait of `t` with `status`; it becomes ready (or suspended). Does not dispatch. */
 void tc__thread_wake(tc_thread *t, tc_status status);
 void tc__waitq_insert(tc_waitq *q, tc_thread *t);
@@ -239,6 +278,20 @@ extern const char *tc__byte_pool_check(void) __attribute__((weak));
 extern const char *tc__hisr_check(void) __attribute__((weak));
 /* timer.c: how many timers are linked in the delta list (they share it with thread timeouts). */
 extern size_t tc__timer_linked(void) __attribute__((weak));
+/* signal.c: the calling thread's wait of *timeout ticks, begun at tick `start`, has ended
+ * with signals pending or with TC__WAIT_SIGNALED. Runs the pending handlers (if the port has
+ * not yet), then says how the wait goes on: its status if it had ended for another reason;
+ * for TC__WAIT_SIGNALED, TC__WAIT_RESTART with *timeout set to the ticks left, or the status
+ * that ends it (TC_WAIT_ABORTED when the handler called tc_signal_abort_wait(), TC_TIMEOUT --
+ * TC_OK for a sleep -- when no time is left). Called without the lock. */
+extern tc_status tc__signal_wait_end(bool sleeping, uint32_t start, uint32_t *timeout)
+    __attribute__((weak));
+
+/* hisr.c: activate `h` with the lock held (as tc_hisr_activate, without dispatching). */
+struct tc_hisr;
+void tc__hisr_activate_locked(struct tc_hisr *h);
+/* hisr.c: `h` was created in this run of the kernel. */
+bool tc__hisr_created(const struct tc_hisr *h);
 
 /* ---- counters (stats.c) ----------------------------------------------------------------- */
 

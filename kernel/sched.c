@@ -120,6 +120,8 @@ static void displace(tc_thread *t)
 
 tc_thread *tc__sched_choose(bool keep_running)
 {
+  /* An activated HISR runs before any thread; hisr.c keeps the one to run. */
+  if (tc__k.hisr_top != NULL) return tc__k.hisr_top;
   if (tc__k.ready_group == 0) return NULL;
   unsigned h = tc__sched_highest_ready();
   tc_thread *best = ready_head(h);
@@ -142,7 +144,11 @@ void tc__sched_reschedule(bool keep_running)
   tc_thread *n = tc__sched_choose(keep_running);
   tc_thread *old = tc__k.next;
   if (n == old) return;
-  if (keep_running && old != NULL && old == tc__k.current && old->state == TC_READY) displace(old);
+  /* An HISR's context is in no ready list: one preempted by a higher HISR stays at the head
+   * of its HISR list (hisr.c) and needs no displacing. */
+  if (keep_running && old != NULL && old == tc__k.current && old->state == TC_READY &&
+      !(old->flags & TC_TF_HISR))
+    displace(old);
   tc__k.next = n;
   /* Chosen again before it ever lost the CPU (an interrupt handler or a scheduler-locked
    * section readied and removed a preemptor): it never stopped running, so it is no longer a
@@ -213,19 +219,33 @@ static void thread_timeout_expired(tc_timeout *to)
 tc_status tc__thread_wait(tc_waitq *q, unsigned state, uint32_t timeout, unsigned s)
 {
   tc_thread *t = tc__k.current;
-  tc__ready_remove(t);
-  t->state = (uint8_t)state;
-  t->wait_q = q;
-  t->wait_status = TC_OK;
-  if (q != NULL) tc__waitq_insert(q, t);
-  if (timeout != TC_WAIT_FOREVER) {
-    t->timeout.expire = thread_timeout_expired;
-    tc__timeout_add(&t->timeout, timeout);
+  bool sleeping = (uint8_t)state == TC_SLEEPING;
+  for (;;) {
+    uint32_t start = tc__k.tick;
+    tc__ready_remove(t);
+    t->state = (uint8_t)state;
+    t->wait_q = q;
+    t->wait_status = TC_OK;
+    if (sleeping || (state & TC__WAIT_RESTARTABLE)) t->flags |= TC_TF_SIGNAL_WAKE;
+    if (q != NULL) tc__waitq_insert(q, t);
+    if (timeout != TC_WAIT_FOREVER) {
+      t->timeout.expire = thread_timeout_expired;
+      tc__timeout_add(&t->timeout, timeout);
+    }
+    tc__sched_reschedule(false);
+    tc__sched_dispatch();
+    tc__unlock(s); /* a port that switches in an exception (PendSV) switches here */
+    tc_status st = t->wait_status;
+    /* Signals (signal.c, see above): pending handlers run before the service returns; a
+     * wait that a signal interrupted goes on (a sleep) or starts over (an object's service). */
+    if (st == TC__WAIT_SIGNALED || t->signals != 0) st = tc__signal_wait_end(sleeping, start, &timeout);
+    if (st != TC__WAIT_RESTART) return st;
+    if (state & TC__WAIT_RESTARTABLE) {
+      t->timeout.delta = timeout; /* tc__wait_left() */
+      return st;
+    }
+    s = tc__lock();
   }
-  tc__sched_reschedule(false);
-  tc__sched_dispatch();
-  tc__unlock(s); /* a port that switches in an exception (PendSV) switches here */
-  return t->wait_status;
 }
 
 void tc__thread_wake(tc_thread *t, tc_status status)
@@ -239,6 +259,7 @@ void tc__thread_wake(tc_thread *t, tc_status status)
   }
   if (t->timeout.linked) tc__timeout_remove(&t->timeout);
   t->wait_status = status;
+  t->flags &= (uint8_t)~TC_TF_SIGNAL_WAKE;
   if (t->flags & TC_TF_SUSPEND_AFTER) {
     t->flags &= (uint8_t)~TC_TF_SUSPEND_AFTER;
     t->state = TC_SUSPENDED;

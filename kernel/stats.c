@@ -21,12 +21,16 @@ void tc__switch_commit(void)
   else
     tc__k.stats.idle_cycles += now - tc__k.stamp;
   tc__k.stamp = now;
+  /* An HISR's context (TC_TF_HISR) is not a thread: entering it is counted only in its own
+   * switches_in, and its preemption by a higher HISR only in its own `preempted`; a thread
+   * that resumes after an HISR ran was switched to and counts (the CPU last held another
+   * context). */
   if (tc__k.real_switch) {
-    tc__k.stats.context_switches++;
+    if (!(to->flags & TC_TF_HISR)) tc__k.stats.context_switches++;
     to->switches_in++;
   }
   if (from != NULL && from->state == TC_READY) {
-    tc__k.stats.preemptions++;
+    if (!(from->flags & TC_TF_HISR)) tc__k.stats.preemptions++;
     from->preempted++;
     from->last_preempted_by = to;
   }

@@ -48,6 +48,20 @@
  *                         tc_isr_enter() and tc_isr_exit().
  *   tc__switch_commit()   with interrupts masked: make tc__k.next current, account the
  *                         switch and call TC_PORT_SWITCH (used by TC_PORT_START and idle code).
+ *   tc__signal_deliver()  run the current thread's pending signal handlers (tc_signal_send).
+ *                         A handler runs as the thread itself, before it continues. When the
+ *                         CPU is about to resume a thread t with t->signals != 0 -- after a
+ *                         switch to t, when an interrupt returns to t, before t's entry
+ *                         function first runs -- the port calls tc__signal_deliver() in t's
+ *                         context (on t's stack, thread privilege) with interrupts unmasked
+ *                         and no kernel lock held, then lets t continue where it was. The
+ *                         sim port calls it where its switch returns in t's context; a
+ *                         port that switches in an exception (PendSV) redirects the return
+ *                         into a small trampoline that calls it and then resumes t's frame.
+ *                         A port without it still delivers signals to a thread that sends
+ *                         to itself or is blocked; a ready thread's handler then runs when
+ *                         the thread's next wait ends. Weak: it exists only when the
+ *                         application links signals, and t->signals is never set otherwise.
  */
 #ifndef TACET_PORT_H
 #define TACET_PORT_H
@@ -106,5 +120,6 @@ struct tc_thread;
 void tc__thread_run(struct tc_thread *t);
 void tc__tick_announce(void);
 void tc__switch_commit(void);
+void tc__signal_deliver(void) __attribute__((weak));
 
 #endif /* TACET_PORT_H */

@@ -60,6 +60,7 @@ typedef struct tc_thread {
                               it is empty, the thread itself waiting for a word */
   uint32_t signals;        /* signals sent and not yet handled */
   void (*signal_handler)(uint32_t signals);
+  uint8_t signal_state;    /* signal.c: handler running, it interrupted a wait, abort asked */
   uint64_t switches_in, preempted, cycles;
   struct tc_thread *last_preempted_by;
 } tc_thread;

@@ -33,10 +33,24 @@ static struct {
 
 /* ---- machine contexts ------------------------------------------------------------------- */
 
+/* The port's part of signal delivery (tacet/port.h, tc__signal_deliver): the CPU is about
+ * to resume the current thread in its own context; run its pending handlers first, with
+ * interrupts unmasked as they are wherever the thread itself runs. */
+static void deliver_signals(void)
+{
+  tc_thread *t = tc__k.current;
+  if (t == NULL || t->signals == 0 || tc__k.isr_nesting != 0) return;
+  unsigned masked = tc__sim_irq_masked;
+  tc__sim_irq_restore(0);
+  tc__signal_deliver();
+  tc__sim_irq_masked = masked;
+}
+
 static void thread_start(tc_thread *t)
 {
   /* A thread is first entered from inside a switch, with interrupts masked. */
   tc__sim_irq_restore(0);
+  deliver_signals(); /* sent before it first ran */
   tc__thread_run(t);
 }
 
@@ -129,11 +143,14 @@ static void take_one(void)
 
 void tc__sim_take_interrupts(void)
 {
+  bool taken = false;
   while (!tc__sim_irq_masked && tc__sim_now >= tc__sim_next_event && !sim.stopping) {
     tc__sim_irq_masked = 1; /* handlers do not nest in the simulation */
     take_one();
     tc__sim_irq_masked = 0;
+    taken = true;
   }
+  if (taken) deliver_signals(); /* a handler signalled the thread it returns to */
 }
 
 void tc_sim_consume(uint64_t cycles)
@@ -199,6 +216,8 @@ void tc__sim_switch(tc_thread *from, tc_thread *to)
   tc_sim_context *load = to != NULL ? &to->ctx : &sim.idle;
   sim.on = to;
   ctx_switch(save, load);
+  /* Back in `from`'s context: it is current again. */
+  deliver_signals();
 }
 
 /* The idle context: the startup code's own stack. It hands the CPU to the chosen thread;
