@@ -1,0 +1,284 @@
+/* Signals, the port-neutral part: errors, sending to oneself (before the send returns, no
+ * nesting), interrupting a sleep (it goes on to its deadline, or ends if the handler asks),
+ * interrupting a pool wait (it restarts: a block freed meanwhile is found, a pool deleted
+ * meanwhile is reported, the timeout keeps its deadline), sending from an interrupt, a
+ * handler that itself blocks. Delivery to a ready or suspended thread needs the port's hook
+ * and is tested in test_sim_deferred. */
+#include "tct.h"
+
+static tc_thread th[4];
+static tc_thread *const A = &th[0];
+static tc_thread *const B = &th[1];
+
+static tc_block_pool pool;
+static uint64_t pool_mem[8];
+static void *held;
+
+static void nop(void *arg) { (void)arg; }
+
+static void log_handler(uint32_t signals)
+{
+  tct_log("h%x@%u", (unsigned)signals, (unsigned)tc_tick_get());
+  EXPECT(tc_signal_abort_wait(), TC_STATE_ERROR); /* A was not waiting */
+}
+
+/* ---- errors ------------------------------------------------------------------------------ */
+
+static void error_thread(void *arg)
+{
+  (void)arg;
+  EXPECT_ARG(tc_signal_send(NULL, 1), TC_INVALID);
+  EXPECT_ARG(tc_signal_send(A, 0), TC_INVALID);
+  EXPECT_ARG(tc_signal_handler_set(NULL, log_handler), TC_INVALID);
+  EXPECT(tc_signal_send(B, 1), TC_STATE_ERROR);    /* no handler */
+  EXPECT(tc_signal_abort_wait(), TC_CALLER_ERROR); /* not in a handler */
+  CHECK_EQ(tc_signal_pending(NULL), 0);
+  OK(tc_thread_resume(B)); /* B (higher) completes */
+  EXPECT(tc_signal_send(B, 1), TC_STATE_ERROR);                 /* completed */
+  EXPECT(tc_signal_handler_set(B, log_handler), TC_STATE_ERROR); /* completed */
+  OK(tc_signal_handler_set(A, log_handler));
+  OK(tc_signal_handler_set(A, NULL));
+  EXPECT(tc_signal_send(A, 1), TC_STATE_ERROR); /* removed */
+  tc_isr_enter();
+  EXPECT(tc_signal_abort_wait(), TC_CALLER_ERROR);
+  tc_isr_exit();
+}
+
+static void errors(void)
+{
+  tct_begin();
+  OK(tc_thread_create(A, "a", error_thread, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
+  OK(tc_thread_create(B, "b", nop, NULL, TCT_STACK(1), 1, 1, 0, 0));
+  CHECK_EQ(tct_run_kernel(), 0);
+}
+
+/* ---- to oneself -------------------------------------------------------------------------- */
+
+static unsigned nested_calls;
+
+static void nesting_handler(uint32_t signals)
+{
+  tct_log("h%x", (unsigned)signals);
+  if (nested_calls++ == 0) {
+    OK(tc_signal_send(A, 0x10)); /* from inside: runs after this call returns, not nested */
+    CHECK_EQ(tc_signal_pending(A), 0x10);
+    tct_log("h-end");
+  }
+}
+
+static void self_sender(void *arg)
+{
+  (void)arg;
+  OK(tc_signal_handler_set(A, nesting_handler));
+  OK(tc_signal_send(A, 0x3));
+  tct_log("sent");
+  CHECK_EQ(tc_signal_pending(A), 0);
+  /* With the scheduler locked too: the handler is the thread itself. */
+  tc_sched_lock();
+  OK(tc_signal_send(A, 0x4));
+  tc_sched_unlock();
+  tct_log("end");
+}
+
+static void to_oneself(void)
+{
+  tct_begin();
+  nested_calls = 0;
+  OK(tc_thread_create(A, "a", self_sender, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("h3 h-end h10 sent h4 end");
+}
+
+/* ---- interrupting a sleep ---------------------------------------------------------------- */
+
+static bool abort_in_handler;
+
+static void sleep_handler(uint32_t signals)
+{
+  tct_log("h%x@%u", (unsigned)signals, (unsigned)tc_tick_get());
+  CHECK(tc_thread_self() == A);
+  if (abort_in_handler) OK(tc_signal_abort_wait());
+}
+
+static void sleeper(void *arg)
+{
+  (void)arg;
+  OK(tc_signal_handler_set(A, sleep_handler));
+  tc_status st = tc_thread_sleep(10);
+  tct_log("slept:%d@%u", (int)st, (unsigned)tc_tick_get());
+}
+
+static void sender_at_3(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_sleep(3));
+  OK(tc_signal_send(A, 0x2)); /* A (higher) runs its handler right now */
+  tct_log("b@%u", (unsigned)tc_tick_get());
+}
+
+static void sleep_goes_on(void)
+{
+  tct_begin();
+  abort_in_handler = false;
+  OK(tc_thread_create(A, "a", sleeper, NULL, TCT_STACK(0), 2, 2, 0, TC_AUTO_START));
+  OK(tc_thread_create(B, "b", sender_at_3, NULL, TCT_STACK(1), 5, 5, 0, TC_AUTO_START));
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("h2@3 b@3 slept:0@10");
+}
+
+static void sleep_aborted_by_handler(void)
+{
+  tct_begin();
+  abort_in_handler = true;
+  OK(tc_thread_create(A, "a", sleeper, NULL, TCT_STACK(0), 2, 2, 0, TC_AUTO_START));
+  OK(tc_thread_create(B, "b", sender_at_3, NULL, TCT_STACK(1), 5, 5, 0, TC_AUTO_START));
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("h2@3 slept:5@3 b@3"); /* TC_WAIT_ABORTED == 5 */
+}
+
+/* From an interrupt: the sleeper's handler runs when the outermost handler exits. */
+static void isr_sender(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_sleep(4));
+  tc_isr_enter();
+  OK(tc_signal_send(A, 0x8));
+  tct_log("isr");
+  tc_isr_exit();
+  tct_log("b@%u", (unsigned)tc_tick_get());
+}
+
+static void sleep_interrupted_from_isr(void)
+{
+  tct_begin();
+  abort_in_handler = false;
+  OK(tc_thread_create(A, "a", sleeper, NULL, TCT_STACK(0), 2, 2, 0, TC_AUTO_START));
+  OK(tc_thread_create(B, "b", isr_sender, NULL, TCT_STACK(1), 5, 5, 0, TC_AUTO_START));
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("isr h8@4 b@4 slept:0@10");
+}
+
+/* A handler that itself sleeps past the interrupted sleep's deadline: the sleep then ends
+ * when the handler returns, on time or late but never early. */
+static void long_handler(uint32_t signals)
+{
+  (void)signals;
+  tct_log("h@%u", (unsigned)tc_tick_get());
+  OK(tc_thread_sleep(12)); /* blocks inside the handler */
+  tct_log("h-end@%u", (unsigned)tc_tick_get());
+}
+
+static void long_sleeper(void *arg)
+{
+  (void)arg;
+  OK(tc_signal_handler_set(A, long_handler));
+  tc_status st = tc_thread_sleep(10);
+  tct_log("slept:%d@%u", (int)st, (unsigned)tc_tick_get());
+}
+
+static void sender_twice(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_sleep(3));
+  OK(tc_signal_send(A, 1));
+  OK(tc_thread_sleep(2));
+  OK(tc_signal_send(A, 2)); /* A is in its handler (sleeping): no wake, no nesting */
+  tct_log("b@%u", (unsigned)tc_tick_get());
+}
+
+static void handler_that_blocks(void)
+{
+  tct_begin();
+  OK(tc_thread_create(A, "a", long_sleeper, NULL, TCT_STACK(0), 2, 2, 0, TC_AUTO_START));
+  OK(tc_thread_create(B, "b", sender_twice, NULL, TCT_STACK(1), 5, 5, 0, TC_AUTO_START));
+  CHECK_EQ(tct_run_kernel(), 0);
+  /* The second signal runs when the first handler returns, then the sleep (deadline 10,
+   * already passed) ends. */
+  CHECK_LOG("h@3 b@5 h-end@15 h@15 h-end@27 slept:0@27");
+}
+
+/* ---- interrupting a pool wait ------------------------------------------------------------- */
+
+static void quiet_handler(uint32_t signals) { tct_log("h%x@%u", (unsigned)signals, (unsigned)tc_tick_get()); }
+
+static void pool_waiter(void *arg)
+{
+  uint32_t timeout = (uint32_t)(uintptr_t)arg;
+  OK(tc_signal_handler_set(A, quiet_handler));
+  void *blk = NULL;
+  tc_status st = tc_block_alloc(&pool, &blk, timeout);
+  tct_log("alloc:%d@%u", (int)st, (unsigned)tc_tick_get());
+  CHECK((st == TC_OK) == (blk != NULL));
+}
+
+static void signal_then_free(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_sleep(2));
+  /* A leaves the wait queue to run its handler; the block freed before it runs goes to the
+   * pool (nobody waits), and A, starting over, takes it: no wake-up is lost. */
+  OK(tc_signal_send(A, 0x1));
+  OK(tc_block_free(held));
+  tct_log("b@%u", (unsigned)tc_tick_get());
+}
+
+static void restart_finds_the_block(void)
+{
+  tct_begin();
+  OK(tc_block_pool_create(&pool, "p", 8, pool_mem, TC_BLOCK_POOL_MEM(8, 1)));
+  OK(tc_block_alloc(&pool, &held, TC_NO_WAIT));
+  OK(tc_thread_create(A, "a", pool_waiter, (void *)(uintptr_t)TC_WAIT_FOREVER, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
+  OK(tc_thread_create(B, "b", signal_then_free, NULL, TCT_STACK(1), 1, 1, 0, TC_AUTO_START));
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("b@2 h1@2 alloc:0@2");
+}
+
+static void signal_then_delete(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_sleep(2));
+  OK(tc_signal_send(A, 0x1));
+  OK(tc_block_pool_delete(&pool)); /* A is not in the queue now; it finds out on restart */
+  tct_log("b@%u", (unsigned)tc_tick_get());
+}
+
+static void restart_finds_the_pool_deleted(void)
+{
+  tct_begin();
+  OK(tc_block_pool_create(&pool, "p", 8, pool_mem, TC_BLOCK_POOL_MEM(8, 1)));
+  OK(tc_block_alloc(&pool, &held, TC_NO_WAIT));
+  OK(tc_thread_create(A, "a", pool_waiter, (void *)(uintptr_t)TC_WAIT_FOREVER, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
+  OK(tc_thread_create(B, "b", signal_then_delete, NULL, TCT_STACK(1), 1, 1, 0, TC_AUTO_START));
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("b@2 h1@2 alloc:4@2"); /* TC_DELETED == 4 */
+}
+
+static void signal_only(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_sleep(3));
+  OK(tc_signal_send(A, 0x4));
+  tct_log("b@%u", (unsigned)tc_tick_get());
+}
+
+static void restart_keeps_the_deadline(void)
+{
+  tct_begin();
+  OK(tc_block_pool_create(&pool, "p", 8, pool_mem, TC_BLOCK_POOL_MEM(8, 1)));
+  OK(tc_block_alloc(&pool, &held, TC_NO_WAIT));
+  OK(tc_thread_create(A, "a", pool_waiter, (void *)8u, TCT_STACK(0), 2, 2, 0, TC_AUTO_START));
+  OK(tc_thread_create(B, "b", signal_only, NULL, TCT_STACK(1), 5, 5, 0, TC_AUTO_START));
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("h4@3 b@3 alloc:1@8"); /* TC_TIMEOUT == 1, at the original deadline */
+}
+
+TCT_MAIN("test_signal",
+         TCT_CASE(errors),
+         TCT_CASE(to_oneself),
+         TCT_CASE(sleep_goes_on),
+         TCT_CASE(sleep_aborted_by_handler),
+         TCT_CASE(sleep_interrupted_from_isr),
+         TCT_CASE(handler_that_blocks),
+         TCT_CASE(restart_finds_the_block),
+         TCT_CASE(restart_finds_the_pool_deleted),
+         TCT_CASE(restart_keeps_the_deadline))
