@@ -84,23 +84,32 @@ tc_status tc_event_wait(tc_event *e, uint32_t flags, unsigned mode, uint32_t *ac
   TC_ARG_CHECK(event_valid(e) && flags != 0 && mode_valid(mode), TC_INVALID);
   TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
-  if (satisfied(e->flags, flags, mode)) {
-    if (actual != NULL) *actual = e->flags;
-    if (mode & TC_EVENT_CLEAR) e->flags &= ~flags;
-    tc__unlock(k);
-    return TC_OK;
+  for (;;) {
+    if (satisfied(e->flags, flags, mode)) {
+      if (actual != NULL) *actual = e->flags;
+      if (mode & TC_EVENT_CLEAR) e->flags &= ~flags;
+      tc__unlock(k);
+      return TC_OK;
+    }
+    if (timeout == TC_NO_WAIT) {
+      tc__unlock(k);
+      return TC_NO_INSTANCE;
+    }
+    tc_thread *self = tc__k.current;
+    self->wait_info[0] = flags;
+    self->wait_info[1] = mode;
+    tc_status st = tc__thread_wait(&e->waiters, TC_PENDING | TC__WAIT_RESTARTABLE, timeout, k);
+    /* Written by the set that released us; nobody touches it while we run. */
+    if (st == TC_OK && actual != NULL) *actual = (uint32_t)self->wait_info[0];
+    if (st != TC__WAIT_RESTART) return st;
+    /* A signal handler ran meanwhile (signal.c): look again, for the time left. */
+    timeout = tc__wait_left();
+    k = tc__lock();
+    if (!event_valid(e)) {
+      tc__unlock(k);
+      return TC_DELETED;
+    }
   }
-  if (timeout == TC_NO_WAIT) {
-    tc__unlock(k);
-    return TC_NO_INSTANCE;
-  }
-  tc_thread *self = tc__k.current;
-  self->wait_info[0] = flags;
-  self->wait_info[1] = mode;
-  tc_status st = tc__thread_wait(&e->waiters, TC_PENDING, timeout, k);
-  /* Written by the set that released us; nobody touches it while we run. */
-  if (st == TC_OK && actual != NULL) *actual = (uint32_t)self->wait_info[0];
-  return st;
 }
 
 tc_status tc_event_delete(tc_event *e)

@@ -51,22 +51,35 @@ tc_status tc_port_send(tc_port *p, void *msg, uint32_t timeout)
   TC_ARG_CHECK(port_valid(p), TC_INVALID);
   TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
-  tc_node *w = p->waiters.threads.head;
-  if (p->count == 0 && w != NULL) {
-    tc_thread *r = TC_THREAD_OF(w);
-    *(void **)r->wait_info[0] = msg;
-    tc__thread_wake(r, TC_OK);
-    tc__sched_dispatch();
-  } else if (p->count < p->n_slots) {
-    ring_put(p, msg);
-  } else if (timeout == TC_NO_WAIT) {
-    tc__unlock(k);
-    return TC_FULL;
-  } else {
+  for (;;) {
+    tc_node *w = p->waiters.threads.head;
+    if (p->count == 0 && w != NULL) {
+      tc_thread *r = TC_THREAD_OF(w);
+      *(void **)r->wait_info[0] = msg;
+      tc__thread_wake(r, TC_OK);
+      tc__sched_dispatch();
+      break;
+    }
+    if (p->count < p->n_slots) {
+      ring_put(p, msg);
+      break;
+    }
+    if (timeout == TC_NO_WAIT) {
+      tc__unlock(k);
+      return TC_FULL;
+    }
     tc_thread *self = tc__k.current;
     self->wait_info[0] = (uintptr_t)msg;
     self->wait_info[1] = SENDER;
-    return tc__thread_wait(&p->waiters, TC_PENDING, timeout, k);
+    tc_status st = tc__thread_wait(&p->waiters, TC_PENDING | TC__WAIT_RESTARTABLE, timeout, k);
+    if (st != TC__WAIT_RESTART) return st;
+    /* A signal handler ran meanwhile (signal.c): look again, for the time left. */
+    timeout = tc__wait_left();
+    k = tc__lock();
+    if (!port_valid(p)) {
+      tc__unlock(k);
+      return TC_DELETED;
+    }
   }
   tc__unlock(k);
   return TC_OK;
@@ -77,30 +90,40 @@ tc_status tc_port_receive(tc_port *p, void **msg, uint32_t timeout)
   TC_ARG_CHECK(port_valid(p) && msg != NULL, TC_INVALID);
   TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
-  if (p->count != 0) {
-    *msg = p->slots[p->out];
-    if (++p->out == p->n_slots) p->out = 0;
-    p->count--;
-    tc_node *w = p->waiters.threads.head;
-    if (w != NULL) {
-      /* Senders wait only on a full port: the slot just freed goes to the first of them. */
-      tc_thread *s = TC_THREAD_OF(w);
-      ring_put(p, (void *)s->wait_info[0]);
-      tc__thread_wake(s, TC_OK);
-      tc__sched_dispatch();
+  for (;;) {
+    if (p->count != 0) {
+      *msg = p->slots[p->out];
+      if (++p->out == p->n_slots) p->out = 0;
+      p->count--;
+      tc_node *w = p->waiters.threads.head;
+      if (w != NULL) {
+        /* Senders wait only on a full port: the slot just freed goes to the first of them. */
+        tc_thread *s = TC_THREAD_OF(w);
+        ring_put(p, (void *)s->wait_info[0]);
+        tc__thread_wake(s, TC_OK);
+        tc__sched_dispatch();
+      }
+      tc__unlock(k);
+      return TC_OK;
     }
-    tc__unlock(k);
-    return TC_OK;
+    if (timeout == TC_NO_WAIT) {
+      tc__unlock(k);
+      return TC_NO_INSTANCE;
+    }
+    tc_thread *self = tc__k.current;
+    self->wait_info[0] = (uintptr_t)msg;
+    self->wait_info[1] = RECEIVER;
+    /* TC_OK means a sender has already stored the pointer in *msg. */
+    tc_status st = tc__thread_wait(&p->waiters, TC_PENDING | TC__WAIT_RESTARTABLE, timeout, k);
+    if (st != TC__WAIT_RESTART) return st;
+    /* A signal handler ran meanwhile (signal.c): look again, for the time left. */
+    timeout = tc__wait_left();
+    k = tc__lock();
+    if (!port_valid(p)) {
+      tc__unlock(k);
+      return TC_DELETED;
+    }
   }
-  if (timeout == TC_NO_WAIT) {
-    tc__unlock(k);
-    return TC_NO_INSTANCE;
-  }
-  tc_thread *self = tc__k.current;
-  self->wait_info[0] = (uintptr_t)msg;
-  self->wait_info[1] = RECEIVER;
-  /* TC_OK means a sender has already stored the pointer in *msg. */
-  return tc__thread_wait(&p->waiters, TC_PENDING, timeout, k);
 }
 
 tc_status tc_port_delete(tc_port *p)

@@ -129,27 +129,39 @@ tc_status tc_mutex_lock(tc_mutex *m, uint32_t timeout)
   TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__k.lock_nesting == 0, TC_CALLER_ERROR);
   unsigned k = tc__lock();
   tc_thread *self = tc__k.current;
-  tc_thread *owner = m->owner;
-  if (owner == NULL || owner == self) {
-    if (owner == NULL)
-      take(m, self);
-    else
-      m->count++;
-    tc__unlock(k);
-    return TC_OK;
+  for (;;) {
+    tc_thread *owner = m->owner;
+    if (owner == NULL || owner == self) {
+      if (owner == NULL)
+        take(m, self);
+      else
+        m->count++;
+      tc__unlock(k);
+      return TC_OK;
+    }
+    if (timeout == TC_NO_WAIT) {
+      tc__unlock(k);
+      return TC_NO_INSTANCE;
+    }
+    /* The caller is about to be the highest waiter, if it is higher than the owner: raise the
+     * owner to it now (the rule with the caller queued), and the chain beyond through the
+     * hook. */
+    if ((m->options & TC_INHERIT) && self->priority < owner->priority) {
+      unsigned p = self->priority;
+      tc__sched_set_effective(owner, p, owner->threshold < p ? owner->threshold : p);
+    }
+    /* TC_OK means the former owner handed the mutex over: we own it now. A signal takes the
+     * caller off the queue (the hook undoes what it imposed) until it starts over. */
+    tc_status st = tc__thread_wait(&m->waiters, TC_PENDING | TC__WAIT_RESTARTABLE, timeout, k);
+    if (st != TC__WAIT_RESTART) return st;
+    /* A signal handler ran meanwhile (signal.c): look again, for the time left. */
+    timeout = tc__wait_left();
+    k = tc__lock();
+    if (!mutex_valid(m)) {
+      tc__unlock(k);
+      return TC_DELETED;
+    }
   }
-  if (timeout == TC_NO_WAIT) {
-    tc__unlock(k);
-    return TC_NO_INSTANCE;
-  }
-  /* The caller is about to be the highest waiter, if it is higher than the owner: raise the
-   * owner to it now (the rule with the caller queued), and the chain beyond through the hook. */
-  if ((m->options & TC_INHERIT) && self->priority < owner->priority) {
-    unsigned p = self->priority;
-    tc__sched_set_effective(owner, p, owner->threshold < p ? owner->threshold : p);
-  }
-  /* TC_OK means the former owner handed the mutex over: we own it now. */
-  return tc__thread_wait(&m->waiters, TC_PENDING, timeout, k);
 }
 
 tc_status tc_mutex_unlock(tc_mutex *m)

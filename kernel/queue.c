@@ -78,23 +78,37 @@ static tc_status send(tc_queue *q, const void *msg, uint32_t timeout, bool front
   TC_ARG_CHECK(queue_valid(q) && msg != NULL, TC_INVALID);
   TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
-  tc_node *w = q->waiters.threads.head;
-  if (q->count == 0 && w != NULL) {
-    /* A receiver waits: the message goes straight to it. */
-    tc_thread *r = TC_THREAD_OF(w);
-    memcpy((void *)r->wait_info[0], msg, q->msg_size);
-    tc__thread_wake(r, TC_OK);
-    tc__sched_dispatch();
-  } else if (q->count < q->capacity) {
-    ring_put(q, msg, front);
-  } else if (timeout == TC_NO_WAIT) {
-    tc__unlock(k);
-    return TC_FULL;
-  } else {
+  for (;;) {
+    tc_node *w = q->waiters.threads.head;
+    if (q->count == 0 && w != NULL) {
+      /* A receiver waits: the message goes straight to it. */
+      tc_thread *r = TC_THREAD_OF(w);
+      memcpy((void *)r->wait_info[0], msg, q->msg_size);
+      tc__thread_wake(r, TC_OK);
+      tc__sched_dispatch();
+      break;
+    }
+    if (q->count < q->capacity) {
+      ring_put(q, msg, front);
+      break;
+    }
+    if (timeout == TC_NO_WAIT) {
+      tc__unlock(k);
+      return TC_FULL;
+    }
     tc_thread *self = tc__k.current;
     self->wait_info[0] = (uintptr_t)msg;
     self->wait_info[1] = front ? SENDER_FRONT : SENDER_BACK;
-    return tc__thread_wait(&q->waiters, TC_PENDING, timeout, k);
+    /* TC_OK means a receive has moved the message into the ring. */
+    tc_status st = tc__thread_wait(&q->waiters, TC_PENDING | TC__WAIT_RESTARTABLE, timeout, k);
+    if (st != TC__WAIT_RESTART) return st;
+    /* A signal handler ran meanwhile (signal.c): look again, for the time left. */
+    timeout = tc__wait_left();
+    k = tc__lock();
+    if (!queue_valid(q)) {
+      tc__unlock(k);
+      return TC_DELETED;
+    }
   }
   tc__unlock(k);
   return TC_OK;
@@ -109,25 +123,35 @@ tc_status tc_queue_receive(tc_queue *q, void *msg, uint32_t timeout)
   TC_ARG_CHECK(queue_valid(q) && msg != NULL, TC_INVALID);
   TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
-  if (q->count != 0) {
-    ring_get(q, msg);
-    /* Senders wait only on a full ring: the one slot just freed is theirs. */
-    if (q->waiters.threads.head != NULL) {
-      admit_sender(q);
-      tc__sched_dispatch();
+  for (;;) {
+    if (q->count != 0) {
+      ring_get(q, msg);
+      /* Senders wait only on a full ring: the one slot just freed is theirs. */
+      if (q->waiters.threads.head != NULL) {
+        admit_sender(q);
+        tc__sched_dispatch();
+      }
+      tc__unlock(k);
+      return TC_OK;
     }
-    tc__unlock(k);
-    return TC_OK;
+    if (timeout == TC_NO_WAIT) {
+      tc__unlock(k);
+      return TC_NO_INSTANCE;
+    }
+    tc_thread *self = tc__k.current;
+    self->wait_info[0] = (uintptr_t)msg;
+    self->wait_info[1] = RECEIVER;
+    /* TC_OK means a sender has already copied the message into `msg`. */
+    tc_status st = tc__thread_wait(&q->waiters, TC_PENDING | TC__WAIT_RESTARTABLE, timeout, k);
+    if (st != TC__WAIT_RESTART) return st;
+    /* A signal handler ran meanwhile (signal.c): look again, for the time left. */
+    timeout = tc__wait_left();
+    k = tc__lock();
+    if (!queue_valid(q)) {
+      tc__unlock(k);
+      return TC_DELETED;
+    }
   }
-  if (timeout == TC_NO_WAIT) {
-    tc__unlock(k);
-    return TC_NO_INSTANCE;
-  }
-  tc_thread *self = tc__k.current;
-  self->wait_info[0] = (uintptr_t)msg;
-  self->wait_info[1] = RECEIVER;
-  /* TC_OK means a sender has already copied the message into `msg`. */
-  return tc__thread_wait(&q->waiters, TC_PENDING, timeout, k);
 }
 
 tc_status tc_queue_flush(tc_queue *q)

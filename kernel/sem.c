@@ -38,17 +38,27 @@ tc_status tc_sem_take(tc_sem *s, uint32_t timeout)
   TC_ARG_CHECK(sem_valid(s), TC_INVALID);
   TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
-  if (s->count != 0) {
-    s->count--;
-    tc__unlock(k);
-    return TC_OK;
+  for (;;) {
+    if (s->count != 0) {
+      s->count--;
+      tc__unlock(k);
+      return TC_OK;
+    }
+    if (timeout == TC_NO_WAIT) {
+      tc__unlock(k);
+      return TC_NO_INSTANCE;
+    }
+    /* TC_OK means the giver handed us its unit. */
+    tc_status st = tc__thread_wait(&s->waiters, TC_PENDING | TC__WAIT_RESTARTABLE, timeout, k);
+    if (st != TC__WAIT_RESTART) return st;
+    /* A signal handler ran meanwhile (signal.c): look again, for the time left. */
+    timeout = tc__wait_left();
+    k = tc__lock();
+    if (!sem_valid(s)) {
+      tc__unlock(k);
+      return TC_DELETED;
+    }
   }
-  if (timeout == TC_NO_WAIT) {
-    tc__unlock(k);
-    return TC_NO_INSTANCE;
-  }
-  /* TC_OK means the giver handed us its unit. */
-  return tc__thread_wait(&s->waiters, TC_PENDING, timeout, k);
 }
 
 tc_status tc_sem_give(tc_sem *s)

@@ -17,21 +17,38 @@ tc_status tc_thread_post(tc_thread *to, uint32_t word, uint32_t timeout)
   unsigned k = tc__lock();
   tc_status st = TC_OK;
   if (to->state == TC_COMPLETED || to->state == TC_TERMINATED) {
-    st = TC_STATE_ERROR;
-  } else if (to->wait_q == &to->port_waiters) {
-    /* The receiver waits: the word goes straight to it. */
-    to->wait_info[0] = word;
-    tc__thread_wake(to, TC_OK);
-    tc__sched_dispatch();
-  } else if (!to->port_full) {
-    to->port_word = word;
-    to->port_full = true;
-  } else if (timeout == TC_NO_WAIT || to == tc__k.current) {
-    /* Full; a thread waiting for its own slot to empty would wait for itself. */
-    st = TC_FULL;
-  } else {
+    tc__unlock(k);
+    return TC_STATE_ERROR;
+  }
+  for (;;) {
+    if (to->wait_q == &to->port_waiters) {
+      /* The receiver waits: the word goes straight to it. */
+      to->wait_info[0] = word;
+      tc__thread_wake(to, TC_OK);
+      tc__sched_dispatch();
+      break;
+    }
+    if (!to->port_full) {
+      to->port_word = word;
+      to->port_full = true;
+      break;
+    }
+    if (timeout == TC_NO_WAIT || to == tc__k.current) {
+      /* Full; a thread waiting for its own slot to empty would wait for itself. */
+      st = TC_FULL;
+      break;
+    }
     tc__k.current->wait_info[0] = word;
-    return tc__thread_wait(&to->port_waiters, TC_PENDING, timeout, k);
+    st = tc__thread_wait(&to->port_waiters, TC_PENDING | TC__WAIT_RESTARTABLE, timeout, k);
+    if (st != TC__WAIT_RESTART) return st;
+    /* A signal handler ran meanwhile (signal.c): look again, for the time left. The receiver
+     * may have ended: its port is gone as for the posters that were waiting then. */
+    timeout = tc__wait_left();
+    k = tc__lock();
+    if (to->magic != TC_MAGIC_THREAD || to->state == TC_COMPLETED || to->state == TC_TERMINATED) {
+      st = TC_DELETED;
+      break;
+    }
   }
   tc__unlock(k);
   return st;
@@ -44,29 +61,34 @@ tc_status tc_thread_receive(uint32_t *word, uint32_t timeout)
   TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__k.lock_nesting == 0, TC_CALLER_ERROR);
   unsigned k = tc__lock();
   tc_thread *self = tc__k.current;
-  if (self->port_full) {
-    *word = self->port_word;
-    tc_node *w = self->port_waiters.threads.head;
-    if (w != NULL) {
-      /* The first waiting poster's word takes the place of the one just taken. */
-      tc_thread *poster = TC_THREAD_OF(w);
-      self->port_word = (uint32_t)poster->wait_info[0];
-      tc__thread_wake(poster, TC_OK);
-      tc__sched_dispatch();
-    } else {
-      self->port_full = false;
+  for (;;) {
+    if (self->port_full) {
+      *word = self->port_word;
+      tc_node *w = self->port_waiters.threads.head;
+      if (w != NULL) {
+        /* The first waiting poster's word takes the place of the one just taken. */
+        tc_thread *poster = TC_THREAD_OF(w);
+        self->port_word = (uint32_t)poster->wait_info[0];
+        tc__thread_wake(poster, TC_OK);
+        tc__sched_dispatch();
+      } else {
+        self->port_full = false;
+      }
+      tc__unlock(k);
+      return TC_OK;
     }
-    tc__unlock(k);
-    return TC_OK;
+    if (timeout == TC_NO_WAIT) {
+      tc__unlock(k);
+      return TC_NO_INSTANCE;
+    }
+    tc_status st = tc__thread_wait(&self->port_waiters, TC_PENDING | TC__WAIT_RESTARTABLE, timeout, k);
+    /* Written by the poster before it woke us; nobody touches it while we run. */
+    if (st == TC_OK) *word = (uint32_t)self->wait_info[0];
+    if (st != TC__WAIT_RESTART) return st;
+    /* A signal handler ran meanwhile (signal.c): look again, for the time left. */
+    timeout = tc__wait_left();
+    k = tc__lock();
   }
-  if (timeout == TC_NO_WAIT) {
-    tc__unlock(k);
-    return TC_NO_INSTANCE;
-  }
-  tc_status st = tc__thread_wait(&self->port_waiters, TC_PENDING, timeout, k);
-  /* Written by the poster before it woke us; nobody touches it while we run. */
-  if (st == TC_OK) *word = (uint32_t)self->wait_info[0];
-  return st;
 }
 
 /* Called by thread.c when `t` completes or is terminated, after it left every list: its
