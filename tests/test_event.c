@@ -241,6 +241,30 @@ static void set_from_an_interrupt(void)
   CHECK_LOG("isr:3 b:0:3 a:0:3 =0");
 }
 
+static void null_actual_waiter(void *arg)
+{
+  (void)arg;
+  OK(tc_event_wait(&ev, 0x2, TC_EVENT_ALL | TC_EVENT_CLEAR, NULL, TC_WAIT_FOREVER));
+  tct_log("w");
+}
+
+static void null_actual_setter(void *arg)
+{
+  (void)arg;
+  OK(tc_event_set(&ev, 0x3)); /* the waiter (higher) runs at once */
+  tct_log("=%x", (unsigned)flags_now());
+}
+
+static void released_waiter_without_actual(void)
+{
+  tct_begin();
+  OK(tc_event_create(&ev, "ev"));
+  make(0, "w", null_actual_waiter, NULL, 3);
+  make(1, "s", null_actual_setter, NULL, 4);
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("w =1");
+}
+
 TCT_MAIN("test_event",
          TCT_CASE(errors_and_immediate_satisfaction),
          TCT_CASE(one_set_releases_several),
@@ -248,4 +272,5 @@ TCT_MAIN("test_event",
          TCT_CASE(clear_only_what_satisfied),
          TCT_CASE(equal_priorities_fifo),
          TCT_CASE(timeouts_abort_delete),
-         TCT_CASE(set_from_an_interrupt))
+         TCT_CASE(set_from_an_interrupt),
+         TCT_CASE(released_waiter_without_actual))

@@ -75,6 +75,8 @@ static void errors_thread(void *arg)
   OK(tc_mutex_lock(&m1, TC_NO_WAIT)); /* not waiting: allowed */
   OK(tc_mutex_unlock(&m1));
   tc_sched_unlock();
+  OK(tc_mutex_create(&m2, "free", 0));
+  OK(tc_mutex_delete(&m2)); /* free */
   OK(tc_mutex_lock(&m1, TC_NO_WAIT));
   OK(tc_mutex_delete(&m1)); /* owned by the caller: allowed */
   EXPECT_ARG(tc_mutex_unlock(&m1), TC_INVALID);
