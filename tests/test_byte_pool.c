@@ -180,6 +180,29 @@ static void bad_frees_change_nothing(void)
   CHECK_EQ(info(&bp).free_blocks, 1);
 }
 
+/* An application that writes before its allocation breaks the pool: tc_check() says so, and
+ * the damaged allocation cannot be freed. */
+static void corruption_is_detected(void)
+{
+  tct_begin();
+  OK(tc_byte_pool_create(&bp, "bp", mem, sizeof mem));
+  void *a, *b;
+  OK(tc_byte_alloc(&bp, &a, 32, TC_NO_WAIT));
+  OK(tc_byte_alloc(&bp, &b, 32, TC_NO_WAIT));
+  uintptr_t *tag = (uintptr_t *)b - 1;
+  uintptr_t saved = *tag;
+  *tag = 0x1234u;
+  CHECK(tc_check() != NULL);
+#if TC_CHECKS /* without the front layer a damaged header is trusted */
+  CHECK_EQ(tc_byte_free(b), TC_INVALID);
+#endif
+  *tag = saved;
+  STEP();
+  OK(tc_byte_free(a));
+  OK(tc_byte_free(b));
+  CHECK_EQ(info(&bp).free_blocks, 1);
+}
+
 /* ---- random workout ------------------------------------------------------------------------ */
 
 static uint32_t rng = 12345u;
@@ -293,6 +316,32 @@ static void large_waiter_first_then_the_rest(void)
   CHECK_LOG("owner@10 2000:1@20 100:0@20 200:0@20 3000:0@160 end@160");
 }
 
+static void terminate_first(void *arg)
+{
+  (void)arg;
+  fill_pool(496);
+  OK(tc_thread_resume(&th[1])); /* 1000 bytes, priority 5 */
+  OK(tc_thread_resume(&th[2])); /* 100 bytes, priority 6 */
+  OK(tc_thread_sleep(1));
+  OK(tc_byte_free(small_hold)); /* the first (1000) does not fit: 100 waits behind it */
+  CHECK_EQ(info(&bp).waiting, 2);
+  OK(tc_thread_terminate(&th[1])); /* the first leaves: 100 is served at once */
+  CHECK_EQ(info(&bp).waiting, 0);
+  OK(tc_thread_sleep(200));
+  tct_log("end");
+}
+
+static void terminated_first_waiter_lets_the_next_in(void)
+{
+  tct_begin();
+  OK(tc_byte_pool_create(&bp, "bp", mem, sizeof mem));
+  OK(tc_thread_create(&th[0], "o", terminate_first, NULL, TCT_STACK(0), 3, 3, 0, TC_AUTO_START));
+  OK(tc_thread_create(&th[1], "big", sized_waiter, (void *)1000u, TCT_STACK(1), 5, 5, 0, 0));
+  OK(tc_thread_create(&th[2], "small", sized_waiter, (void *)100u, TCT_STACK(2), 6, 6, 0, 0));
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("100:0@1 end");
+}
+
 static void raise_waiter(void *arg)
 {
   (void)arg;
@@ -363,7 +412,9 @@ TCT_MAIN("test_byte_pool",
          TCT_CASE(first_fit_and_coalescing),
          TCT_CASE(no_tiny_fragments),
          TCT_CASE(bad_frees_change_nothing),
+         TCT_CASE(corruption_is_detected),
          TCT_CASE(random_workout),
          TCT_CASE(large_waiter_first_then_the_rest),
          TCT_CASE(priority_change_serves_the_new_first),
+         TCT_CASE(terminated_first_waiter_lets_the_next_in),
          TCT_CASE(interrupts_and_locks))

@@ -272,6 +272,44 @@ static void restart_keeps_the_deadline(void)
   CHECK_LOG("h4@3 b@3 alloc:1@8"); /* TC_TIMEOUT == 1, at the original deadline */
 }
 
+/* The same for a byte pool: the waiter leaves the queue for its handler, memory freed
+ * meanwhile is found when it starts over. */
+static tc_byte_pool bytes;
+static uint64_t bytes_mem[32];
+static void *bytes_held;
+
+static void bytes_waiter(void *arg)
+{
+  (void)arg;
+  OK(tc_signal_handler_set(A, quiet_handler));
+  void *p = NULL;
+  tc_status st = tc_byte_alloc(&bytes, &p, 64, 50);
+  tct_log("alloc:%d@%u", (int)st, (unsigned)tc_tick_get());
+  CHECK((st == TC_OK) == (p != NULL));
+}
+
+static void bytes_signal_then_free(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_sleep(2));
+  OK(tc_signal_send(A, 0x1));
+  OK(tc_byte_free(bytes_held));
+  tct_log("b@%u", (unsigned)tc_tick_get());
+}
+
+static void byte_pool_wait_restarts(void)
+{
+  tct_begin();
+  OK(tc_byte_pool_create(&bytes, "y", bytes_mem, sizeof bytes_mem));
+  tc_byte_pool_info_t i;
+  OK(tc_byte_pool_info(&bytes, &i));
+  OK(tc_byte_alloc(&bytes, &bytes_held, i.largest, TC_NO_WAIT));
+  OK(tc_thread_create(A, "a", bytes_waiter, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
+  OK(tc_thread_create(B, "b", bytes_signal_then_free, NULL, TCT_STACK(1), 1, 1, 0, TC_AUTO_START));
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("b@2 h1@2 alloc:0@2");
+}
+
 TCT_MAIN("test_signal",
          TCT_CASE(errors),
          TCT_CASE(to_oneself),
@@ -281,4 +319,5 @@ TCT_MAIN("test_signal",
          TCT_CASE(handler_that_blocks),
          TCT_CASE(restart_finds_the_block),
          TCT_CASE(restart_finds_the_pool_deleted),
-         TCT_CASE(restart_keeps_the_deadline))
+         TCT_CASE(restart_keeps_the_deadline),
+         TCT_CASE(byte_pool_wait_restarts))

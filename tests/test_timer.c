@@ -60,6 +60,12 @@ static void errors(void)
   OK(tc_timer_info(T0, &i));
   CHECK(i.active);
   CHECK_EQ(i.remaining, 2);
+  /* Behind it in the delta list: its remaining time sums the deltas before it. */
+  OK(tc_timer_create(T2, "later", nop_cb, NULL, 9, 0, TC_AUTO_ACTIVATE));
+  OK(tc_timer_info(T2, &i));
+  CHECK_EQ(i.remaining, 9);
+  OK(tc_timer_delete(T2));
+  OK(tc_timer_info(T0, &i));
   CHECK_EQ(i.initial, 2);
   CHECK_EQ(i.period, 0);
   OK(tc_thread_create(A, "a", isr_rules, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
