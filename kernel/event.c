@@ -136,7 +136,8 @@ static const char *check_event(const tc_event *e)
   const tc_node *x = e->waiters.threads.head;
   do {
     const tc_thread *t = TC_THREAD_OF(x);
-    if (t->wait_info[0] == 0 || !mode_valid((unsigned)t->wait_info[1])) return "event waiter with an invalid request";
+    if (t->wait_info[0] == 0 || !mode_valid((unsigned)t->wait_info[1]))
+      return "event waiter with an invalid request";
     if (satisfied(e->flags, (uint32_t)t->wait_info[0], (unsigned)t->wait_info[1]))
       return "event waiter still waits although the flags satisfy it";
     x = x->next;

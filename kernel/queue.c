@@ -114,9 +114,15 @@ static tc_status send(tc_queue *q, const void *msg, uint32_t timeout, bool front
   return TC_OK;
 }
 
-tc_status tc_queue_send(tc_queue *q, const void *msg, uint32_t timeout) { return send(q, msg, timeout, false); }
+tc_status tc_queue_send(tc_queue *q, const void *msg, uint32_t timeout)
+{
+  return send(q, msg, timeout, false);
+}
 
-tc_status tc_queue_send_front(tc_queue *q, const void *msg, uint32_t timeout) { return send(q, msg, timeout, true); }
+tc_status tc_queue_send_front(tc_queue *q, const void *msg, uint32_t timeout)
+{
+  return send(q, msg, timeout, true);
+}
 
 tc_status tc_queue_receive(tc_queue *q, void *msg, uint32_t timeout)
 {

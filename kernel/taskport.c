@@ -95,7 +95,8 @@ tc_status tc_thread_receive(uint32_t *word, uint32_t timeout)
  * port is gone, so the threads waiting to post to it return TC_DELETED. */
 void tc__taskport_thread_exit(tc_thread *t)
 {
-  while (t->port_waiters.threads.head != NULL) tc__thread_wake(TC_THREAD_OF(t->port_waiters.threads.head), TC_DELETED);
+  tc_list *posters = &t->port_waiters.threads;
+  while (posters->head != NULL) tc__thread_wake(TC_THREAD_OF(posters->head), TC_DELETED);
   t->port_full = false;
 }
 
@@ -112,7 +113,7 @@ const char *tc__taskport_check(void)
     if (e != NULL) return e;
     if (t->port_waiters.reprioritized != NULL) return "task port wait queue has a hook";
     bool self_waits = t->wait_q == &t->port_waiters;
-    if (self_waits && (t->port_full || waiting != 1)) return "thread waits for a word while its slot is full or posters wait";
+    if (self_waits && (t->port_full || waiting != 1)) return "thread waits for a word beside a word or posters";
     if (!self_waits && waiting != 0 && !t->port_full) return "posters wait for an empty task port slot";
     if ((t->state == TC_COMPLETED || t->state == TC_TERMINATED) && (t->port_full || waiting != 0))
       return "an ended thread's task port is still in use";

@@ -172,8 +172,9 @@ static void equal_priorities_fifo(void)
 {
   /* Three CLEAR waiters of equal priority for the same flag: one per set, in the order they
    * began to wait (c, a, b). */
-  static const request reqs[] = {
-      {0x1, TC_EVENT_ANY | TC_EVENT_CLEAR, 2}, {0x1, TC_EVENT_ANY | TC_EVENT_CLEAR, 3}, {0x1, TC_EVENT_ANY | TC_EVENT_CLEAR, 1}};
+  static const request reqs[] = {{0x1, TC_EVENT_ANY | TC_EVENT_CLEAR, 2},
+                                  {0x1, TC_EVENT_ANY | TC_EVENT_CLEAR, 3},
+                                  {0x1, TC_EVENT_ANY | TC_EVENT_CLEAR, 1}};
   static const unsigned prios[] = {6, 6, 6};
   static const uint32_t sets[] = {0x1, 0x1, 0x1, 0};
   run(reqs, prios, 3, sets, "set:1 c:0:1 =0 set:1 a:0:1 =0 set:1 b:0:1 =0");

@@ -57,7 +57,8 @@ static void receiver(void *arg)
 static void sender(void *arg)
 {
   msg_t m = msg(tc_thread_self()->name);
-  tc_status st = arg != NULL ? tc_queue_send_front(&q, &m, TC_WAIT_FOREVER) : tc_queue_send(&q, &m, TC_WAIT_FOREVER);
+  tc_status st = arg != NULL ? tc_queue_send_front(&q, &m, TC_WAIT_FOREVER)
+                              : tc_queue_send(&q, &m, TC_WAIT_FOREVER);
   STEP();
   tct_log("%s:%d", tc_thread_self()->name, (int)st);
 }
