@@ -89,15 +89,17 @@ void SysTick_Handler(void)
 
 /* Nothing to run: let interrupts in until one changes that.
  *
- * With WFI the core sleeps. PRIMASK closes the window between the decision to sleep (taken
- * masked) and WFI: an interrupt that arrives in between stays pending, wakes WFI (a pending
- * interrupt wakes WFI whatever PRIMASK says) and is taken at CPSIE.
+ * With WFI (the default) the core sleeps. PRIMASK closes the window between the decision to
+ * sleep (taken masked) and WFI: an interrupt that arrives in between stays pending, wakes WFI
+ * (a pending interrupt wakes WFI whatever PRIMASK says) and is taken at CPSIE.
  *
- * Without WFI (TC_CM_IDLE_WFI=0, the default on the QEMU boards) idle spins with interrupts
- * unmasked. Under QEMU -icount a sleeping core is not counted in instructions: virtual time
- * then follows the host clock (sleep=on, the default), or jumps ahead by one timer period
- * too many per sleep (sleep=off, QEMU 7.2), so idle time would not be reproducible. A
- * spinning idle is: every run of a program is the same sequence of instructions. */
+ * With TC_CM_IDLE_WFI=0 idle spins with interrupts unmasked. Under QEMU -icount a sleeping
+ * core executes no instructions, so virtual time has to be advanced by other means: with
+ * sleep=on (QEMU's default) it follows the host's clock, so idle time differs from run to
+ * run; with sleep=off QEMU jumps to the next timer deadline, deterministically, but QEMU 7.2
+ * jumps twice as far as the deadline (a sleep of n cycles lasts 2n). A spinning idle counts
+ * instructions like any code: every run of a program is the same sequence of instructions,
+ * idle included, at the price of host time spent emulating the idle loop. */
 static void idle_wait(void)
 {
 #if TC_CM_IDLE_WFI
@@ -109,7 +111,7 @@ static void idle_wait(void)
                  "isb"
                  : : "r"(0u) : "memory");
 #else
-  tc__cm_irq_restore(0);
+  tc__cm_irq_restore(0); /* pending interrupts are taken here */
 #endif
   (void)tc__cm_irq_disable();
 }

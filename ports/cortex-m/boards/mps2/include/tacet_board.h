@@ -49,10 +49,11 @@ typedef struct {
 #define TC_CM_IDLE_EXIT 1
 #endif
 
-/* Idle with WFI (1) or by spinning with interrupts unmasked (0). These boards run under
- * QEMU, where only a spinning idle keeps -icount runs reproducible (see cortex_m.c). */
+/* Idle with WFI (1), or by spinning with interrupts unmasked (0): exactly reproducible
+ * idle time under QEMU -icount, where a sleeping core is not counted in instructions (see
+ * cortex_m.c). */
 #ifndef TC_CM_IDLE_WFI
-#define TC_CM_IDLE_WFI 0
+#define TC_CM_IDLE_WFI 1
 #endif
 
 #endif /* TACET_BOARD_H */

@@ -1,0 +1,58 @@
+/* Cortex-M part of the test harness (QEMU mps2 boards, -icount shift=5). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tacet/cortex_m.h"
+#include "tct.h"
+
+#if TC_IRQ_OFF_MEASURE
+/* The longest interrupt-masked stretch over every run of this program. */
+extern uintptr_t tc__irq_off_from, tc__irq_off_to;
+static uint32_t irq_off_max;
+static uintptr_t irq_off_from, irq_off_to;
+
+static void report_irq_off(void)
+{
+  printf("tct: longest interrupt-masked stretch: %lu cycles = %lu instructions (QEMU icount), "
+         "from lock at 0x%lx to unlock at 0x%lx\n",
+         (unsigned long)irq_off_max, (unsigned long)tc_cm_cycles_to_instructions(irq_off_max),
+         (unsigned long)irq_off_from, (unsigned long)irq_off_to);
+}
+#endif
+
+int tct_run_kernel(void)
+{
+  int code = tc_kernel_start();
+#if TC_IRQ_OFF_MEASURE
+  static bool registered;
+  if (!registered) registered = atexit(report_irq_off) == 0;
+  tc_kernel_stats_t k;
+  tc_kernel_stats(&k);
+  if (k.max_irq_off > irq_off_max) {
+    irq_off_max = k.max_irq_off;
+    irq_off_from = tc__irq_off_from;
+    irq_off_to = tc__irq_off_to;
+  }
+#endif
+  return code;
+}
+
+void tct_end(int code) { tc_cm_stop(code); }
+
+/* `cycles` of tc_cycles() time spent by the calling thread alone, preemptibly: a loop of
+ * exactly 2 instructions per turn (subs, bne), so that under -icount, where one tc_cycles()
+ * unit is 1.25 instructions, the thread executes cycles * 1.25 instructions of its own
+ * whatever preempts it -- the sim port's tc_sim_consume() on QEMU. */
+void tct_work(uint64_t cycles)
+{
+  uint64_t turns = tc_cm_cycles_to_instructions(cycles) / 2u;
+  while (turns != 0) {
+    uint32_t n = turns > 0x40000000u ? 0x40000000u : (uint32_t)turns;
+    turns -= n;
+    __asm volatile("1: subs %0, %0, #1\n\t"
+                   "bne 1b"
+                   : "+r"(n)
+                   :
+                   : "cc");
+  }
+}

@@ -1,0 +1,440 @@
+/*
+ * Cortex-M port tests (QEMU mps2-an385 / mps2-an386): what only this port does. Real NVIC
+ * interrupts enter the kernel, nest, and cause one switch at the outermost exit (PendSV
+ * tail-chains); BASEPRI leaves zero-latency interrupts unmasked; a device interrupt (CMSDK
+ * timer 1) preempts a busy thread; switch requests made while masked collapse into the
+ * last one; the FPU registers of every thread survive switches and interrupts that use the
+ * FPU, and only threads that used it pay for s16-s31; tc_cycles() is monotonic across the
+ * timer's wrap; ten ticks are ten SysTick periods; a run can end from an interrupt.
+ */
+#include <string.h>
+
+#include "tacet/cortex_m.h"
+#include "tct.h"
+
+/* Software-triggered interrupts on lines no mps2 device uses. */
+#define IRQ_ZERO_LATENCY 29u /* priority 0x00: above TC_CM_BASEPRI, never masked */
+#define IRQ_LOW          30u /* kernel priority 0xC0 */
+#define IRQ_HIGH         31u /* kernel priority 0x80: preempts IRQ_LOW */
+
+#define SCB_ICSR        (*(volatile uint32_t *)0xE000ED04u)
+#define ICSR_PENDSVSET  (1u << 28)
+
+static tc_thread th[6];
+#define L (&th[0])
+#define M (&th[1])
+#define H (&th[2])
+
+static void (*volatile on_low)(void);
+static void (*volatile on_high)(void);
+static void (*volatile on_zero_latency)(void);
+
+void IRQ29_Handler(void);
+void IRQ30_Handler(void);
+void IRQ31_Handler(void);
+void IRQ9_Handler(void);
+void IRQ29_Handler(void) { on_zero_latency(); }
+void IRQ30_Handler(void) { on_low(); }
+void IRQ31_Handler(void) { on_high(); }
+
+static void irqs_setup(void)
+{
+  tc_cm_irq_priority(IRQ_ZERO_LATENCY, 0x00);
+  tc_cm_irq_priority(IRQ_LOW, 0xC0);
+  tc_cm_irq_priority(IRQ_HIGH, 0x80);
+  tc_cm_irq_enable(IRQ_ZERO_LATENCY);
+  tc_cm_irq_enable(IRQ_LOW);
+  tc_cm_irq_enable(IRQ_HIGH);
+}
+
+static void irqs_off(void)
+{
+  tc_cm_irq_disable(IRQ_ZERO_LATENCY);
+  tc_cm_irq_disable(IRQ_LOW);
+  tc_cm_irq_disable(IRQ_HIGH);
+}
+
+static void make(tc_thread *t, const char *name, void (*fn)(void *), unsigned prio, unsigned options)
+{
+  OK(tc_thread_create(t, name, fn, NULL, TCT_STACK((unsigned)(t - th)), prio, prio, 0, options));
+}
+
+static void log_self(void *arg)
+{
+  (void)arg;
+  tct_log("%s", tc_thread_self()->name);
+}
+
+/* ---- nesting: one switch, at the outermost exit, by PendSV -------------------------------- */
+
+static void nested_high(void)
+{
+  tc_isr_enter();
+  tct_log("high");
+  CHECK(tc_thread_self() == NULL);
+  OK(tc_thread_resume(H)); /* H is chosen, but we are nested: no switch yet */
+  tc_isr_exit();
+  CHECK_EQ(SCB_ICSR & ICSR_PENDSVSET, 0);
+}
+
+static void nested_low(void)
+{
+  tc_isr_enter();
+  tct_log("low-in");
+  tc_cm_irq_trigger(IRQ_HIGH); /* more urgent: taken at once, nested */
+  tct_log("low-out");
+  tc_isr_exit(); /* outermost: the switch to H is requested here ... */
+  if (SCB_ICSR & ICSR_PENDSVSET) tct_log("pendsv"); /* ... and made after we return */
+}
+
+static void nesting_thread(void *arg)
+{
+  (void)arg;
+  tct_log("L");
+  tc_cm_irq_trigger(IRQ_LOW);
+  tct_log("L-again");
+}
+
+static void nested_interrupts_switch_once_at_outermost_exit(void)
+{
+  tct_begin();
+  on_low = nested_low;
+  on_high = nested_high;
+  irqs_setup();
+  make(L, "L", nesting_thread, 10, TC_AUTO_START);
+  make(H, "H", log_self, 5, 0);
+  CHECK_EQ(tct_run_kernel(), 0);
+  irqs_off();
+  STEP();
+  CHECK_LOG("L low-in high low-out pendsv H L-again");
+  tc_kernel_stats_t k;
+  tc_kernel_stats(&k);
+  CHECK_EQ(k.interrupts, 2);
+  CHECK_EQ(k.preemptions, 1);
+  tc_thread_info_t i;
+  OK(tc_thread_info(L, &i));
+  CHECK_EQ(i.preempted, 1);
+}
+
+/* ---- BASEPRI: zero-latency interrupts run inside the kernel's critical sections --------- */
+
+static void zero_latency(void) { tct_log("zero-latency"); }
+
+static void kernel_irq(void)
+{
+  tc_isr_enter();
+  tct_log("kernel-irq");
+  tc_isr_exit();
+}
+
+static void masking_thread(void *arg)
+{
+  (void)arg;
+  unsigned s = tc_interrupt_disable();
+  CHECK_EQ(s, 0); /* BASEPRI was 0: nothing masked */
+  unsigned nested = tc_interrupt_disable();
+  CHECK_EQ(nested, TC_CM_BASEPRI);
+  tc_cm_irq_trigger(IRQ_LOW);          /* a kernel interrupt: held */
+  tc_cm_irq_trigger(IRQ_ZERO_LATENCY); /* above the kernel's level: runs now */
+  tct_log("masked");
+  tc_interrupt_restore(nested);
+  tct_log("still-masked");
+  tc_interrupt_restore(s); /* the held interrupt runs here */
+  tct_log("unmasked");
+}
+
+static void basepri_leaves_zero_latency_interrupts_unmasked(void)
+{
+  tct_begin();
+  on_low = kernel_irq;
+  on_zero_latency = zero_latency;
+  irqs_setup();
+  make(L, "L", masking_thread, 10, TC_AUTO_START);
+  CHECK_EQ(tct_run_kernel(), 0);
+  irqs_off();
+  STEP();
+  CHECK_LOG("zero-latency masked still-masked kernel-irq unmasked");
+}
+
+/* ---- several switches requested while masked: the last one counts ------------------------ */
+
+static void collapse_thread(void *arg)
+{
+  (void)arg;
+  unsigned s = tc_interrupt_disable();
+  OK(tc_thread_resume(H));  /* the kernel switches to H: PendSV is pended, cannot run yet */
+  OK(tc_thread_suspend(H)); /* ... and back to L before PendSV ran */
+  tct_log("L-masked");
+  tc_interrupt_restore(s); /* PendSV switches L to L */
+  tct_log("L-continues");
+  STEP();
+}
+
+static void last_switch_request_wins(void)
+{
+  tct_begin();
+  make(L, "L", collapse_thread, 10, TC_AUTO_START);
+  make(H, "H", log_self, 5, 0);
+  CHECK_EQ(tct_run_kernel(), 0);
+  STEP();
+  CHECK_LOG("L-masked L-continues"); /* H never ran */
+  tc_thread_info_t i;
+  OK(tc_thread_info(H, &i));
+  CHECK_EQ(i.state, TC_SUSPENDED);
+}
+
+/* ---- a device interrupt (CMSDK timer 1) preempts a busy thread --------------------------- */
+
+#define TIMER1_PERIOD 25000u /* cycles: 1 ms */
+#define WAKEUPS       10u
+
+static volatile unsigned timer_irqs, timer_resumes, h_runs;
+static volatile float isr_float;
+
+void IRQ9_Handler(void)
+{
+  TC_MPS2_TIMER1->intstatus = 1u;
+  tc_isr_enter();
+  timer_irqs++;
+  isr_float = isr_float * 0.5f + 1.0f; /* an interrupt that uses the FPU (M4F: lazily stacked) */
+  if (tc_thread_resume(H) == TC_OK) timer_resumes++; /* H may still be running: not suspended */
+  tc_isr_exit();
+}
+
+static void timer1_start(void)
+{
+  TC_MPS2_TIMER1->ctrl = 0;
+  TC_MPS2_TIMER1->intstatus = 1u;
+  TC_MPS2_TIMER1->reload = TIMER1_PERIOD - 1u;
+  TC_MPS2_TIMER1->ctrl = 1u | 8u;
+  tc_cm_irq_priority(TC_MPS2_TIMER1_IRQ, 0xA0);
+  tc_cm_irq_enable(TC_MPS2_TIMER1_IRQ);
+}
+
+static void timer1_stop(void)
+{
+  TC_MPS2_TIMER1->ctrl = 0;
+  tc_cm_irq_disable(TC_MPS2_TIMER1_IRQ);
+  TC_MPS2_TIMER1->intstatus = 1u;
+  tc_cm_irq_clear_pending(TC_MPS2_TIMER1_IRQ);
+}
+
+static void woken(void *arg)
+{
+  (void)arg;
+  for (;;) {
+    if (++h_runs == WAKEUPS) timer1_stop();
+    CHECK_EQ(tc_thread_suspend(tc_thread_self()), TC_OK);
+  }
+}
+
+static void busy(void *arg)
+{
+  (void)arg;
+  while (h_runs < WAKEUPS) tct_work(1000);
+}
+
+static void device_interrupt_preempts_busy_thread(void)
+{
+  tct_begin();
+  timer_irqs = timer_resumes = h_runs = 0;
+  make(L, "busy", busy, 10, TC_AUTO_START);
+  make(H, "woken", woken, 3, 0);
+  timer1_start();
+  CHECK_EQ(tct_run_kernel(), 0);
+  timer1_stop();
+  STEP();
+  CHECK_EQ(h_runs, WAKEUPS);
+  CHECK_EQ(timer_resumes, WAKEUPS);
+  CHECK_EQ(timer_irqs, WAKEUPS); /* H is short: it always suspended itself before the next one */
+  tc_thread_info_t i;
+  OK(tc_thread_info(L, &i));
+  CHECK_EQ(i.preempted, WAKEUPS);
+  OK(tc_thread_info(H, &i));
+  CHECK_EQ(i.switches_in, WAKEUPS);
+}
+
+/* ---- the FPU context ---------------------------------------------------------------------- */
+
+#if defined(__ARM_FP)
+
+#define FP_REGS(X)                                                                          \
+  X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16) \
+  X(17) X(18) X(19) X(20) X(21) X(22) X(23) X(24) X(25) X(26) X(27) X(28) X(29) X(30) X(31)
+#define FP_FILL(n)  "vmov s" #n ", %[x]\n\tadds %[x], %[x], #1\n\t"
+#define FP_CHECK(n) "vmov %[y], s" #n "\n\tcmp %[y], %[x]\n\tit ne\n\taddne %[bad], %[bad], #1\n\tadds %[x], %[x], #1\n\t"
+#define FP_CLOBBER(n) "s" #n,
+
+/* Fill s0-s31 with base, base+1 ..., spin `turns` (preemptible: ticks, timer interrupts,
+ * higher-priority threads), then count the registers that changed. Only a switch that saves
+ * and restores all 32 registers (s0-s15 by the hardware, s16-s31 by PendSV) passes. */
+static unsigned fp_fill_spin_check(uint32_t base, uint32_t turns)
+{
+  uint32_t x = base, y = 0, bad = 0;
+  __asm volatile(FP_REGS(FP_FILL)
+                 "1: subs %[n], %[n], #1\n\t"
+                 "bne 1b\n\t"
+                 "mov %[x], %[base]\n\t"
+                 FP_REGS(FP_CHECK)
+                 : [x] "+&r"(x), [y] "+&r"(y), [bad] "+&r"(bad), [n] "+&r"(turns)
+                 : [base] "r"(base)
+                 : FP_REGS(FP_CLOBBER) "cc");
+  return bad;
+}
+
+static volatile unsigned fp_bad[3];
+
+static void fp_spinner(void *arg)
+{
+  uintptr_t id = (uintptr_t)arg;
+  /* 3 ticks of 2-instruction turns: fp0 and fp1 are time-sliced (1 tick) in the middle. */
+  uint32_t turns = (uint32_t)tc_cm_cycles_to_instructions(3u * (tc_cycles_hz() / TC_TICK_HZ)) / 2u;
+  fp_bad[id] = fp_fill_spin_check(0x3F800000u + 0x100u * (uint32_t)id, turns);
+}
+
+static void fp_sleeper(void *arg)
+{
+  (void)arg;
+  for (int i = 0; i < 6; i++) {
+    fp_bad[2] += fp_fill_spin_check(0x40400000u + (uint32_t)i, 10);
+    OK(tc_thread_sleep(1));
+  }
+}
+
+static void no_fp_sleeper(void *arg)
+{
+  (void)arg;
+  for (int i = 0; i < 3; i++) OK(tc_thread_sleep(1));
+}
+
+/* EXC_RETURN that PendSV saved with a thread's context (r4-r11, then EXC_RETURN). */
+static uint32_t saved_exc_return(const tc_thread *t) { return ((const uint32_t *)t->ctx.sp)[8]; }
+
+static void fpu_registers_survive_switches_and_interrupts(void)
+{
+  tct_begin();
+  fp_bad[0] = fp_bad[1] = fp_bad[2] = 99;
+  fp_bad[2] = 0;
+  timer_irqs = timer_resumes = h_runs = 0;
+  OK(tc_thread_create(&th[0], "fp0", fp_spinner, (void *)0, TCT_STACK(0), 10, 10, 1, TC_AUTO_START));
+  OK(tc_thread_create(&th[1], "fp1", fp_spinner, (void *)1, TCT_STACK(1), 10, 10, 1, TC_AUTO_START));
+  OK(tc_thread_create(&th[2], "woken", woken, NULL, TCT_STACK(2), 3, 3, 0, 0));
+  OK(tc_thread_create(&th[3], "fpsleep", fp_sleeper, NULL, TCT_STACK(3), 5, 5, 0, TC_AUTO_START));
+  OK(tc_thread_create(&th[4], "nofp", no_fp_sleeper, NULL, TCT_STACK(4), 6, 6, 0, TC_AUTO_START));
+  timer1_start(); /* its handler uses the FPU */
+  CHECK_EQ(tct_run_kernel(), 0);
+  timer1_stop();
+  STEP();
+  CHECK_EQ(fp_bad[0], 0);
+  CHECK_EQ(fp_bad[1], 0);
+  CHECK_EQ(fp_bad[2], 0);
+  CHECK_EQ(h_runs, WAKEUPS);
+  tc_kernel_stats_t k;
+  tc_kernel_stats(&k);
+  CHECK(k.time_slices > 0); /* fp0 and fp1 took turns with the registers loaded */
+  /* A thread that used the FPU was saved with the extended frame (EXC_RETURN bit 4 clear),
+   * one that never did with the basic frame: it paid for no FPU register. */
+  CHECK_EQ(saved_exc_return(&th[3]) & 0x10u, 0);
+  CHECK_EQ(saved_exc_return(&th[4]), 0xFFFFFFFDu);
+}
+
+#else
+
+static void fpu_registers_survive_switches_and_interrupts(void)
+{
+  /* Cortex-M3: no FPU; PendSV saves no FPU register (EXC_RETURN is always 0xFFFFFFFD). */
+}
+
+#endif
+
+/* ---- time --------------------------------------------------------------------------------- */
+
+static void wrap_watcher(void *arg)
+{
+  (void)arg;
+  uint64_t before = tc_cycles();
+  unsigned s = tc_interrupt_disable();
+  TC_MPS2_TIMER0->value = 300u; /* 300 cycles before the 32-bit counter wraps */
+  tc_interrupt_restore(s);
+  uint64_t prev = tc_cycles(), max_step = 0;
+  CHECK(prev > before);
+  for (int i = 0; i < 2000; i++) {
+    uint64_t now = tc_cycles();
+    CHECK(now >= prev);
+    if (now - prev > max_step) max_step = now - prev;
+    prev = now;
+  }
+  CHECK((prev >> 32) > (before >> 32)); /* the wrap was counted */
+  CHECK(max_step < 1000); /* a tick interrupt at most */
+}
+
+static void cycles_are_monotonic_across_the_timer_wrap(void)
+{
+  tct_begin();
+  make(L, "watcher", wrap_watcher, 10, TC_AUTO_START);
+  CHECK_EQ(tct_run_kernel(), 0);
+  STEP();
+}
+
+static uint64_t slept_cycles;
+
+static void tick_measurer(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_sleep(1)); /* start on a tick */
+  uint64_t c0 = tc_cycles();
+  OK(tc_thread_sleep(10));
+  slept_cycles = tc_cycles() - c0;
+}
+
+static void ten_ticks_are_ten_systick_periods(void)
+{
+  tct_begin();
+  make(L, "measurer", tick_measurer, 10, TC_AUTO_START);
+  CHECK_EQ(tct_run_kernel(), 0);
+  STEP();
+  CHECK_EQ(tc_cycles_hz(), 25000000u);
+  uint64_t period = tc_cycles_hz() / TC_TICK_HZ;
+  (void)period;
+#if !TC_CM_IDLE_WFI /* a sleeping QEMU core follows the host clock: only a spinning idle is exact */
+  CHECK(slept_cycles >= 10u * period - 200u && slept_cycles <= 10u * period + 200u);
+#endif
+}
+
+/* ---- ending a run from an interrupt ------------------------------------------------------ */
+
+static void stop_from_isr(void)
+{
+  tc_isr_enter();
+  tct_log("stop");
+  tc_cm_stop(7);
+  tc_isr_exit();
+}
+
+static void forever(void *arg)
+{
+  (void)arg;
+  tc_cm_irq_trigger(IRQ_LOW);
+  for (;;) tct_log("unreachable");
+}
+
+static void stop_from_an_interrupt_handler(void)
+{
+  tct_begin();
+  on_low = stop_from_isr;
+  irqs_setup();
+  make(L, "L", forever, 10, TC_AUTO_START);
+  CHECK_EQ(tct_run_kernel(), 7);
+  irqs_off();
+  CHECK_LOG("stop");
+}
+
+TCT_MAIN("test_cortex_m",
+         TCT_CASE(nested_interrupts_switch_once_at_outermost_exit),
+         TCT_CASE(basepri_leaves_zero_latency_interrupts_unmasked),
+         TCT_CASE(last_switch_request_wins),
+         TCT_CASE(device_interrupt_preempts_busy_thread),
+         TCT_CASE(fpu_registers_survive_switches_and_interrupts),
+         TCT_CASE(cycles_are_monotonic_across_the_timer_wrap),
+         TCT_CASE(ten_ticks_are_ten_systick_periods),
+         TCT_CASE(stop_from_an_interrupt_handler))
