@@ -287,6 +287,11 @@ extern size_t tc__timer_linked(void) __attribute__((weak));
 extern tc_status tc__signal_wait_end(bool sleeping, uint32_t start, uint32_t *timeout)
     __attribute__((weak));
 
+/* signal.c: tc_thread_wait_abort() on a thread that is not waiting: if a signal has taken
+ * it out of its wait to run the handler (the wait is interrupted, not over), make that wait
+ * end with TC_WAIT_ABORTED once the handler is done, and return true. */
+extern bool tc__signal_wait_abort(tc_thread *t) __attribute__((weak));
+
 /* hisr.c: activate `h` with the lock held (as tc_hisr_activate, without dispatching). */
 struct tc_hisr;
 void tc__hisr_activate_locked(struct tc_hisr *h);

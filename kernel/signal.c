@@ -121,6 +121,18 @@ tc_status tc__signal_wait_end(bool sleeping, uint32_t start, uint32_t *timeout)
   return st;
 }
 
+bool tc__signal_wait_abort(tc_thread *t)
+{
+  if (t->signal_state & SIG_RUNNING) {
+    if (!(t->signal_state & SIG_INTERRUPTED)) return false;
+    t->signal_state |= SIG_ABORT; /* as if the handler had asked */
+    return true;
+  }
+  if (t->wait_status != TC__WAIT_SIGNALED) return false;
+  t->wait_status = TC_WAIT_ABORTED; /* woken, handler not begun (or done): ends the wait */
+  return true;
+}
+
 tc_status tc_signal_abort_wait(void)
 {
   unsigned s = tc__lock();

@@ -285,6 +285,8 @@ tc_status tc_thread_wait_abort(tc_thread *t)
     tc__thread_wake(t, TC_WAIT_ABORTED);
     tc__sched_dispatch();
     st = TC_OK;
+  } else if (tc__signal_wait_abort != NULL && tc__signal_wait_abort(t)) {
+    st = TC_OK; /* a wait a signal interrupted: it ends once the handler is done (signal.c) */
   }
   tc__unlock(s);
   return st;

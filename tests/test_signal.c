@@ -199,6 +199,13 @@ static void handler_that_blocks(void)
 
 /* ---- interrupting a pool wait ------------------------------------------------------------- */
 
+/* Sleep one tick, then run the function given. */
+static void sleeper_then(void *arg)
+{
+  OK(tc_thread_sleep(1));
+  ((void (*)(void *))arg)(NULL);
+}
+
 static void quiet_handler(uint32_t signals) { tct_log("h%x@%u", (unsigned)signals, (unsigned)tc_tick_get()); }
 
 static void pool_waiter(void *arg)
@@ -310,6 +317,73 @@ static void byte_pool_wait_restarts(void)
   CHECK_LOG("b@2 h1@2 alloc:0@2");
 }
 
+/* tc_thread_wait_abort() between the signal and the handler, or while the handler runs,
+ * still ends the wait the signal interrupted. */
+static void signal_then_abort(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_sleep(2));
+  OK(tc_signal_send(A, 0x1));    /* A is ready now, its wait interrupted */
+  OK(tc_thread_wait_abort(A));   /* ... and ended */
+  EXPECT(tc_thread_wait_abort(A), TC_STATE_ERROR); /* that wait has ended already */
+  tct_log("b@%u", (unsigned)tc_tick_get());
+}
+
+static void abort_before_the_handler(void)
+{
+  tct_begin();
+  OK(tc_block_pool_create(&pool, "p", 8, pool_mem, TC_BLOCK_POOL_MEM(8, 1)));
+  OK(tc_block_alloc(&pool, &held, TC_NO_WAIT));
+  OK(tc_thread_create(A, "a", pool_waiter, (void *)(uintptr_t)TC_WAIT_FOREVER, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
+  OK(tc_thread_create(B, "b", signal_then_abort, NULL, TCT_STACK(1), 1, 1, 0, TC_AUTO_START));
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("b@2 h1@2 alloc:5@2"); /* TC_WAIT_ABORTED == 5 */
+}
+
+static void working_handler(uint32_t signals)
+{
+  tct_log("h%x@%u", (unsigned)signals, (unsigned)tc_tick_get());
+  tct_work(3 * (uint64_t)tc_cycles_hz() / TC_TICK_HZ); /* B preempts in here */
+  tct_log("h-end@%u", (unsigned)tc_tick_get());
+}
+
+static void working_waiter(void *arg)
+{
+  (void)arg;
+  OK(tc_signal_handler_set(A, working_handler));
+  void *blk;
+  tc_status st = tc_block_alloc(&pool, &blk, TC_WAIT_FOREVER);
+  tct_log("alloc:%d@%u", (int)st, (unsigned)tc_tick_get());
+}
+
+static void signal_a(void *arg)
+{
+  (void)arg;
+  OK(tc_signal_send(A, 0x1)); /* A runs its handler once B is done, and works in it */
+  tct_log("b@%u", (unsigned)tc_tick_get());
+}
+
+static tc_timer abort_timer;
+
+static void abort_a(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_wait_abort(A)); /* A is ready, in its handler: its interrupted wait ends */
+  tct_log("abort@%u", (unsigned)tc_tick_get());
+}
+
+static void abort_while_the_handler_runs(void)
+{
+  tct_begin();
+  OK(tc_block_pool_create(&pool, "p", 8, pool_mem, TC_BLOCK_POOL_MEM(8, 1)));
+  OK(tc_block_alloc(&pool, &held, TC_NO_WAIT));
+  OK(tc_thread_create(A, "a", working_waiter, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
+  OK(tc_thread_create(B, "b", sleeper_then, (void *)signal_a, TCT_STACK(1), 1, 1, 0, TC_AUTO_START));
+  OK(tc_timer_create(&abort_timer, "abort", abort_a, NULL, 2, 0, TC_AUTO_ACTIVATE));
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("b@1 h1@1 abort@2 h-end@4 alloc:5@4");
+}
+
 TCT_MAIN("test_signal",
          TCT_CASE(errors),
          TCT_CASE(to_oneself),
@@ -320,4 +394,6 @@ TCT_MAIN("test_signal",
          TCT_CASE(restart_finds_the_block),
          TCT_CASE(restart_finds_the_pool_deleted),
          TCT_CASE(restart_keeps_the_deadline),
-         TCT_CASE(byte_pool_wait_restarts))
+         TCT_CASE(byte_pool_wait_restarts),
+         TCT_CASE(abort_before_the_handler),
+         TCT_CASE(abort_while_the_handler_runs))
