@@ -8,11 +8,15 @@
 
 typedef struct {
   uint64_t context_switches; /* times the CPU began running a thread other than the one whose
-                                context it last held (idle is not a thread) */
-  uint64_t preemptions;      /* switches away from a thread that was still ready */
+                                context it last held (idle is not a thread, nor is an HISR:
+                                entering an HISR is not counted, a thread resuming after one
+                                is; tacet/hisr.h) */
+  uint64_t preemptions;      /* switches away from a thread that was still ready (to a
+                                thread or an HISR) */
   uint64_t interrupts;       /* tc_isr_enter calls, outermost and nested */
   uint64_t time_slices;      /* time-slice expiries that rotated a thread */
-  uint64_t idle_cycles;      /* cycles with no thread running (tc_cycles units) */
+  uint64_t idle_cycles;      /* cycles in the idle context: no thread, no HISR running
+                                (tc_cycles units) */
   uint32_t max_irq_off;      /* longest interrupt-masked stretch measured (tc_cycles units),
                                 0 when the measurement build is off */
   uint64_t switch_cycles;    /* cycles charged to context switches themselves (the sim port's
