@@ -13,7 +13,9 @@
  * Allocating walks the free list in address order and takes the low part of the first block
  * that is large enough, splitting off the rest when the rest can be a block by itself
  * (TC_BYTE_MIN_BLOCK). Time: O(free blocks) to allocate; freeing is O(1) except that a freed
- * block with no free neighbour is inserted in address order, O(free blocks).
+ * block with no free neighbour is inserted in address order, O(free blocks). These walks run
+ * with the kernel's interrupts masked, so their length -- bounded by the number of fragments --
+ * adds to interrupt latency: where latency is tight, use block pools (O(1)).
  *
  * tc_byte_free(ptr) finds the pool from the pointer: with TC_CHECKS=1 by address range over
  * the created byte pools (no memory outside them is read), then it verifies the header
