@@ -13,16 +13,16 @@
  *   - an interrupt handler signals the thread it interrupted: when the interrupt returns;
  *   - the target sleeps (tc_thread_sleep): it is woken, runs the handler, and sleeps on
  *     until its original wake-up tick;
- *   - the target waits on a block pool or byte pool (and every object whose service
- *     supports restarting, see kernel/internal.h): it is taken off the wait queue, runs the
+ *   - the target waits on an object (every kernel object's waiting services restart, see
+ *     TC__WAIT_RESTARTABLE in kernel/internal.h): it is taken off the wait queue, runs the
  *     handler, then its service starts over -- the object may have become available or
  *     been deleted meanwhile -- and waits again, at the back of its priority, until the
  *     original timeout;
- *   - the target waits on an object whose service does not restart, or is suspended: the
- *     handler runs when the wait ends or the thread is resumed, before it continues.
+ *   - the target is suspended: the handler runs when it is resumed, before it continues.
  *
  * A handler ends the interrupted wait or sleep only if it asks: tc_signal_abort_wait() from
- * inside the handler makes the service return TC_WAIT_ABORTED. Handlers do not nest: bits
+ * inside the handler makes the service return TC_WAIT_ABORTED (tc_thread_wait_abort() from
+ * elsewhere, before or during the handler, does the same). Handlers do not nest: bits
  * sent while the handler runs are handled by another call once it returns. A handler may
  * call any service its thread may call, blocking ones included; the interrupted service's
  * own wait state is saved around it.
