@@ -179,7 +179,7 @@ static const char *check_all(void)
 
   const char *(*const object_checks[])(void) = {
       tc__sem_check,   tc__mutex_check,      tc__queue_check,     tc__port_check, tc__event_check,
-      tc__timer_check, tc__block_pool_check, tc__byte_pool_check, tc__hisr_check,
+      tc__timer_check, tc__block_pool_check, tc__byte_pool_check, tc__hisr_check, tc__taskport_check,
   };
   for (size_t i = 0; i < sizeof object_checks / sizeof object_checks[0]; i++) {
     if (object_checks[i] != NULL && (e = object_checks[i]()) != NULL) return e;

@@ -3,21 +3,7 @@
  * waiting receiver, posters waiting in priority order (FIFO among equals), timeouts, abort,
  * a receiver that ends with posters waiting, posting to oneself, use from an interrupt.
  */
-#include "internal.h"
 #include "tct.h"
-
-/* Every step also runs the task-port invariants (kept by taskport.c, not yet in tc_check). */
-#undef STEP
-#define STEP()                                                           \
-  do {                                                                   \
-    const char *why_ = tc_check();                                       \
-    if (why_ == NULL) {                                                  \
-      unsigned s_ = tc_interrupt_disable();                              \
-      why_ = tc__taskport_check();                                       \
-      tc_interrupt_restore(s_);                                          \
-    }                                                                    \
-    if (why_ != NULL) tct_fail(__FILE__, __LINE__, why_);                \
-  } while (0)
 
 static tc_thread th[8];
 #define R   (&th[0])
