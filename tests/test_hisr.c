@@ -369,6 +369,77 @@ static void reactivated_in_idle(void)
   CHECK_EQ(k.context_switches, 0);
 }
 
+/* ---- services from an HISR --------------------------------------------------------------- */
+
+static tc_sem sem;
+static tc_event ev;
+static tc_queue queue;
+static uint32_t queue_buf[4];
+
+static void sem_waiter(void *arg)
+{
+  (void)arg;
+  OK(tc_sem_take(&sem, TC_WAIT_FOREVER));
+  tct_log("sem");
+}
+
+static void event_waiter(void *arg)
+{
+  (void)arg;
+  uint32_t got;
+  OK(tc_event_wait(&ev, 0x5, TC_EVENT_ALL, &got, TC_WAIT_FOREVER));
+  uint32_t msg;
+  OK(tc_queue_receive(&queue, &msg, TC_NO_WAIT));
+  tct_log("event:%x msg:%u", (unsigned)got, (unsigned)msg);
+}
+
+static void signal_handler(uint32_t signals) { tct_log("signal:%x", (unsigned)signals); }
+
+static void signalled_sleeper(void *arg)
+{
+  (void)arg;
+  OK(tc_signal_handler_set(C, signal_handler));
+  EXPECT(tc_thread_sleep(TC_WAIT_FOREVER), TC_WAIT_ABORTED); /* sleeps on after the handler */
+  tct_log("c");
+}
+
+static void gives_everything(void)
+{
+  OK(tc_sem_give(&sem));
+  OK(tc_event_set(&ev, 0x5));
+  uint32_t msg = 42;
+  OK(tc_queue_send(&queue, &msg, TC_NO_WAIT));
+  EXPECT_ARG(tc_sem_take(&sem, 1), TC_CALLER_ERROR);
+  OK(tc_signal_send(C, 0x9)); /* C's handler runs in C, after this HISR */
+  tct_log("hisr");
+}
+
+static void lisr_then_wait(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_sleep(1)); /* the waiters block */
+  tc_isr_enter();
+  OK(tc_hisr_activate(H0));
+  tc_isr_exit();
+  tct_log("a");
+  OK(tc_thread_wait_abort(C));
+}
+
+static void isr_safe_services_from_an_hisr(void)
+{
+  tct_begin();
+  OK(tc_sem_create(&sem, "s", 0, 1));
+  OK(tc_event_create(&ev, "e"));
+  OK(tc_queue_create(&queue, "q", sizeof(uint32_t), queue_buf, sizeof queue_buf));
+  OK(tc_hisr_create(H0, "h0", gives_everything, 0, HSTACK(0)));
+  OK(tc_thread_create(A, "a", lisr_then_wait, NULL, TCT_STACK(0), 7, 7, 0, TC_AUTO_START));
+  OK(tc_thread_create(B, "s", sem_waiter, NULL, TCT_STACK(1), 2, 2, 0, TC_AUTO_START));
+  OK(tc_thread_create(&th[3], "e", event_waiter, NULL, TCT_STACK(3), 3, 3, 0, TC_AUTO_START));
+  OK(tc_thread_create(C, "c", signalled_sleeper, NULL, TCT_STACK(2), 4, 4, 0, TC_AUTO_START));
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("hisr sem event:5 msg:42 signal:9 a c");
+}
+
 TCT_MAIN("test_hisr",
          TCT_CASE(errors),
          TCT_CASE(priority_then_fifo),
@@ -379,4 +450,5 @@ TCT_MAIN("test_hisr",
          TCT_CASE(activated_before_start),
          TCT_CASE(threshold_survives_hisr),
          TCT_CASE(preempted_thread_resumes_first),
-         TCT_CASE(reactivated_in_idle))
+         TCT_CASE(reactivated_in_idle),
+         TCT_CASE(isr_safe_services_from_an_hisr))
