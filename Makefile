@@ -26,9 +26,13 @@ DEMO_APP ?= examples/producer_consumer
 #   TEST_BUILDS += qemu-m3
 #   TEST_FLAGS_qemu-m3 := -DTACET_PORT=cortex-m -DTACET_CPU=cortex-m3 \
 #                         -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/arm-none-eabi.cmake
-TEST_BUILDS := sim coverage
+TEST_BUILDS := sim coverage qemu-m3 qemu-m4
 TEST_FLAGS_sim := -DTACET_PORT=sim
 TEST_FLAGS_coverage := -DTACET_PORT=sim -DTACET_COVERAGE=ON -DCMAKE_BUILD_TYPE=Debug
+TEST_FLAGS_qemu-m3 := -DTACET_PORT=cortex-m -DTACET_CPU=cortex-m3 \
+                      -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/arm-none-eabi.cmake
+TEST_FLAGS_qemu-m4 := -DTACET_PORT=cortex-m -DTACET_CPU=cortex-m4f \
+                      -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/arm-none-eabi.cmake
 # Builds (of TEST_BUILDS) whose kernel/ line and branch coverage is printed after their tests.
 COVERAGE_BUILDS := coverage
 CTEST_JOBS ?= 2

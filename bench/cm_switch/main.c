@@ -1,0 +1,170 @@
+/*
+ * cm_switch: instructions per thread-to-thread context switch on the Cortex-M port, counted
+ * by QEMU (-icount shift=5: tc_cycles() ticks at 25 MHz, 1.25 instructions per tick).
+ *
+ *   PendSV   the switch handler alone: a thread pends PendSV with nothing to change (the
+ *            handler saves and restores the same context) in a loop, minus the same loop
+ *            without the pend.
+ *   (a)      yield ping-pong: two threads of equal priority call tc_thread_yield() in turn;
+ *            one switch = from the call in one thread to the return in the other: the
+ *            service, the scheduler's choice, the switch accounting and PendSV.
+ *   (b)      preemption: a thread resumes a suspended thread of higher priority, which runs
+ *            at once and suspends itself (semaphores did not exist when this was written:
+ *            tc_thread_resume / tc_thread_suspend stand in for give / take); two switches per
+ *            round.
+ *
+ * Each measurement runs right after a tick and is short enough (below 31,250 instructions,
+ * one tick at 1000 Hz) that no interrupt lands inside it: the figures are exact and the same
+ * on every run. The loop's own instructions (counter, branch, reading the clock) are measured
+ * with an empty loop and subtracted. Exit status 0 when every figure was measured.
+ */
+#include <stdio.h>
+
+#include "tacet/cortex_m.h"
+#include "tacet/tacet.h"
+
+#define ROUNDS 40u /* 80 switches, under one tick */
+
+static tc_thread a, b, low, high;
+static uint8_t stacks[4][1024] __attribute__((aligned(8)));
+
+/* Instructions (x100, for two decimals) per event over `events` events. */
+static uint32_t per_event_x100(uint64_t cycles, uint32_t events)
+{
+  return (uint32_t)(cycles * 125u / events);
+}
+
+static void print_x100(const char *what, uint32_t v) { printf("%s %lu.%02lu instructions\n", what, (unsigned long)(v / 100), (unsigned long)(v % 100)); }
+
+/* ---- the loop itself -------------------------------------------------------------------- */
+
+static volatile uint32_t sink;
+
+__attribute__((noinline)) static void nothing(void) { sink = 0; }
+
+static uint64_t empty_loop(uint32_t n)
+{
+  uint64_t t0 = tc_cycles();
+  for (uint32_t i = 0; i < n; i++) nothing();
+  return tc_cycles() - t0;
+}
+
+/* ---- PendSV alone ----------------------------------------------------------------------- */
+
+#define ICSR (*(volatile uint32_t *)0xE000ED04u)
+
+__attribute__((noinline)) static void pend_self(void)
+{
+  ICSR = 1u << 28; /* PENDSVSET: cur == next, the handler switches this thread to itself */
+  __asm volatile("isb" ::: "memory");
+}
+
+__attribute__((noinline)) static void store_only(void)
+{
+  sink = 1u << 28;
+  __asm volatile("isb" ::: "memory");
+}
+
+static uint64_t pendsv_cycles, pendsv_base;
+
+static void pendsv_probe(void *arg)
+{
+  (void)arg;
+  tc_thread_sleep(1);
+  uint64_t t0 = tc_cycles();
+  for (uint32_t i = 0; i < 4 * ROUNDS; i++) pend_self();
+  pendsv_cycles = tc_cycles() - t0;
+  t0 = tc_cycles();
+  for (uint32_t i = 0; i < 4 * ROUNDS; i++) store_only();
+  pendsv_base = tc_cycles() - t0;
+}
+
+/* ---- (a) yield ping-pong ---------------------------------------------------------------- */
+
+static uint64_t yield_cycles, loop_cycles;
+
+static void yielder_a(void *arg)
+{
+  (void)arg;
+  tc_thread_sleep(1); /* both wake on the same tick; a runs first */
+  uint64_t t0 = tc_cycles();
+  for (uint32_t i = 0; i < ROUNDS; i++) tc_thread_yield();
+  yield_cycles = tc_cycles() - t0;
+  loop_cycles = empty_loop(2 * ROUNDS); /* two loops, one per thread */
+}
+
+static void yielder_b(void *arg)
+{
+  (void)arg;
+  tc_thread_sleep(1);
+  for (uint32_t i = 0; i < ROUNDS; i++) tc_thread_yield();
+}
+
+/* ---- (b) preemption --------------------------------------------------------------------- */
+
+static uint64_t preempt_cycles;
+
+static void high_entry(void *arg)
+{
+  (void)arg;
+  for (;;) tc_thread_suspend(&high); /* back to `low` */
+}
+
+static void low_entry(void *arg)
+{
+  (void)arg;
+  tc_thread_resume(&high); /* first run of `high`: its start-up is not measured */
+  tc_thread_sleep(1);
+  uint64_t t0 = tc_cycles();
+  for (uint32_t i = 0; i < ROUNDS; i++) tc_thread_resume(&high);
+  preempt_cycles = tc_cycles() - t0;
+}
+
+static int run(void)
+{
+  tc_kernel_init();
+  tc_thread_create(&a, "pendsv", pendsv_probe, NULL, stacks[0], sizeof stacks[0], 10, 10, 0, TC_AUTO_START);
+  int code = tc_kernel_start();
+
+  tc_kernel_init();
+  tc_thread_create(&a, "a", yielder_a, NULL, stacks[0], sizeof stacks[0], 10, 10, 0, TC_AUTO_START);
+  tc_thread_create(&b, "b", yielder_b, NULL, stacks[1], sizeof stacks[1], 10, 10, 0, TC_AUTO_START);
+  code |= tc_kernel_start();
+
+  tc_kernel_init();
+  tc_thread_create(&high, "high", high_entry, NULL, stacks[2], sizeof stacks[2], 5, 5, 0, 0);
+  tc_thread_create(&low, "low", low_entry, NULL, stacks[3], sizeof stacks[3], 10, 10, 0, TC_AUTO_START);
+  code |= tc_kernel_start();
+  return code;
+}
+
+int main(void)
+{
+  int code = run();
+#if defined(__ARM_FP)
+  const char *cpu = "cortex-m4f (mps2-an386)";
+#else
+  const char *cpu = "cortex-m3 (mps2-an385)";
+#endif
+  printf("cm_switch on %s, QEMU -icount shift=5; kernel TC_PRIORITIES=%u TC_CHECKS=%u TC_STATS=%u "
+         "TC_STACK_CHECK=%u TC_IRQ_OFF_MEASURE=%u\n",
+         cpu, (unsigned)TC_PRIORITIES, (unsigned)TC_CHECKS, (unsigned)TC_STATS, (unsigned)TC_STACK_CHECK,
+         (unsigned)TC_IRQ_OFF_MEASURE);
+  uint32_t pendsv = per_event_x100(pendsv_cycles - pendsv_base, 4 * ROUNDS);
+  uint32_t loop = per_event_x100(loop_cycles, 2 * ROUNDS);
+  uint32_t yield = per_event_x100(yield_cycles, 2 * ROUNDS);
+  uint32_t preempt = per_event_x100(preempt_cycles, 2 * ROUNDS);
+  print_x100("  PendSV handler (save r4-r11+EXC_RETURN, swap, restore):", pendsv);
+  print_x100("  loop overhead per switch (subtracted below):", loop);
+  print_x100("  (a) yield ping-pong, equal priority, per switch:", yield - loop);
+  print_x100("  (b) preemption by resume of a higher-priority thread / self-suspend, per switch:", preempt - loop);
+#if TC_IRQ_OFF_MEASURE
+  tc_kernel_stats_t k;
+  tc_kernel_stats(&k);
+  extern uintptr_t tc__irq_off_from, tc__irq_off_to;
+  printf("  longest interrupt-masked stretch in (b): %lu instructions (lock at 0x%lx, unlock at 0x%lx)\n",
+         (unsigned long)tc_cm_cycles_to_instructions(k.max_irq_off), (unsigned long)tc__irq_off_from,
+         (unsigned long)tc__irq_off_to);
+#endif
+  return code != 0 || pendsv_cycles == 0 || yield_cycles == 0 || preempt_cycles == 0;
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Where the instructions of one context switch go, function by function.
+
+Runs a cm_switch ELF under QEMU with one instruction per translation block and an execution
+log (-singlestep -d exec,nochain), cuts the log at each entry into PendSV_Handler and prints,
+for a switch in the middle of each measurement, the instructions executed per function from
+one PendSV entry to the next: (a) a yield ping-pong switch, (b) a preemption round (resume
+of the higher-priority thread and its self-suspension: two switches).
+
+    python3 bench/cm_switch/profile.py build/qemu-m3/bench/cm_switch_lean [--m4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+TRACE = re.compile(r"Trace \d+: \S+ \[[0-9a-f]+/([0-9a-f]+)/[0-9a-f]+/[0-9a-f]+\] (\S+)")
+
+
+def trace(elf: Path, m4: bool) -> list[str]:
+    machine, cpu = ("mps2-an386", "cortex-m4") if m4 else ("mps2-an385", "cortex-m3")
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "exec.log"
+        subprocess.run(
+            ["qemu-system-arm", "-M", machine, "-cpu", cpu, "-nographic", "-icount", "shift=5",
+             "-semihosting-config", "enable=on,target=native", "-singlestep",
+             "-d", "exec,nochain", "-D", str(log), "-kernel", str(elf)],
+            check=True, stdout=subprocess.DEVNULL, timeout=120,
+        )  # fmt: skip
+        return [m.group(2) for m in map(TRACE.match, log.read_text().splitlines()) if m]
+
+
+def windows(funcs: list[str]) -> list[list[str]]:
+    """The instruction stream cut at each entry into PendSV_Handler."""
+    cuts = [i for i, f in enumerate(funcs) if f == "PendSV_Handler" and funcs[i - 1] != "PendSV_Handler"]
+    return [funcs[a:b] for a, b in zip(cuts, cuts[1:])]
+
+
+def show(title: str, instructions: list[str]) -> None:
+    print(f"{title}: {len(instructions)} instructions")
+    for func, n in collections.Counter(instructions).most_common():
+        print(f"  {n:5d}  {func}")
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("elf", type=Path)
+    parser.add_argument("--m4", action="store_true", help="run on mps2-an386 (Cortex-M4F)")
+    args = parser.parse_args(argv)
+    ws = windows(trace(args.elf, args.m4))
+    yields = [w for w in ws if "tc_thread_yield" in w]
+    # (b): from `high`'s self-suspension to PendSV, then `low`'s resume of `high` to PendSV.
+    rounds = [i for i, w in enumerate(ws[:-1]) if "high_entry" in w and "tc_thread_resume" in ws[i + 1]]
+    if not yields or not rounds:
+        print("profile: measurement phases not found in the trace", file=sys.stderr)
+        return 1
+    show("(a) one yield switch, PendSV entry to PendSV entry", yields[len(yields) // 2])
+    mid = rounds[len(rounds) // 2]
+    show("(b) one preemption round (two switches)", ws[mid] + ws[mid + 1])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
