@@ -27,19 +27,22 @@ static bool one_of(tc_status st, tc_status a, tc_status b) { return st == a || s
 
 enum mode { THREAD, ISR, LOCKED };
 
-/* One random service call on a random thread. Post-conditions are checked where no other
- * thread can have run in between: in a handler, or with the scheduler locked. */
+/* One random service call on a random thread. Post-conditions are checked where nothing
+ * else can have run in between: with the scheduler locked (no other thread) and interrupts
+ * masked (no handler: on hardware the tick can land between any two instructions). */
 static void random_step(tc_thread *self, enum mode mode)
 {
   tc_thread *t = &th[pick(N_THREADS)];
-  bool lock = mode == THREAD && pick(2) == 0;
-  bool exact = mode != THREAD || lock;
+  unsigned op = pick(mode == THREAD ? 10 : 5);
+  bool lock = mode == THREAD && op < 5 && pick(2) == 0;
+  bool exact = op < 5 && (mode != THREAD || lock);
+  if (lock) tc_sched_lock();
+  unsigned irq = exact ? tc_interrupt_disable() : 0;
   tc_thread_info_t before, after;
   OK(tc_thread_info(t, &before));
   tc_status st;
-  switch (pick(mode == THREAD ? 10 : 5)) {
+  switch (op) {
   case 0:
-    if (lock) tc_sched_lock();
     st = tc_thread_resume(t);
     CHECK(one_of(st, TC_OK, TC_STATE_ERROR));
     OK(tc_thread_info(t, &after));
@@ -47,31 +50,25 @@ static void random_step(tc_thread *self, enum mode mode)
     if (exact && before.state == TC_SUSPENDED) CHECK_EQ(st, TC_OK);
     if (exact && (before.state == TC_READY || before.state == TC_RUNNING)) CHECK_EQ(st, TC_STATE_ERROR);
     if (exact && st == TC_OK) CHECK(after.state != TC_SUSPENDED);
-    if (lock) tc_sched_unlock();
     break;
   case 1:
-    if (lock) tc_sched_lock();
     st = tc_thread_wait_abort(t);
     CHECK(one_of(st, TC_OK, TC_STATE_ERROR));
     OK(tc_thread_info(t, &after));
     if (exact) CHECK_EQ(st == TC_OK, before.state == TC_SLEEPING);
     if (exact && st == TC_OK) CHECK(after.state == TC_READY || after.state == TC_SUSPENDED);
-    if (lock) tc_sched_unlock();
     break;
   case 2:
     if (t == self && mode != ISR) break; /* suspending oneself from a thread: see worker() */
-    if (lock) tc_sched_lock();
     st = tc_thread_suspend(t);
     CHECK_EQ(st, TC_OK);
     OK(tc_thread_info(t, &after));
     if (exact && before.state != TC_SLEEPING) CHECK_EQ(after.state, TC_SUSPENDED);
     if (exact && before.state == TC_SLEEPING) CHECK_EQ(after.state, TC_SLEEPING);
-    if (lock) tc_sched_unlock();
     break;
   case 3: {
     if (mode == ISR) break; /* thread context only */
     unsigned p = 1 + pick(30);
-    if (lock) tc_sched_lock();
     OK(tc_thread_priority_change(t, p, NULL));
     OK(tc_thread_info(t, &after));
     if (exact) {
@@ -80,18 +77,15 @@ static void random_step(tc_thread *self, enum mode mode)
       CHECK_EQ(after.threshold, before.user_threshold == before.user_priority || before.user_threshold > p
                                     ? p : before.user_threshold);
     }
-    if (lock) tc_sched_unlock();
     break;
   }
   case 4: {
     if (mode == ISR) break;
     unsigned thr = 1 + pick(30);
-    if (lock) tc_sched_lock();
     st = tc_thread_threshold_change(t, thr, NULL);
     if (exact) CHECK_EQ(st, thr <= before.user_priority ? TC_OK : TC_PRIORITY_ERROR);
     OK(tc_thread_info(t, &after));
     if (exact && st == TC_OK) CHECK_EQ(after.threshold, thr);
-    if (lock) tc_sched_unlock();
     break;
   }
   case 5:
@@ -119,6 +113,8 @@ static void random_step(tc_thread *self, enum mode mode)
     tc_sched_unlock();
     break;
   }
+  if (exact) tc_interrupt_restore(irq);
+  if (lock) tc_sched_unlock();
   STEP();
 }
 
