@@ -11,11 +11,13 @@
 #include "pc.h"
 #include "tacet/tacet.h"
 
-/* Cycles charged per context switch. 120 cycles is a Cortex-M3/M4 thread-to-thread switch
- * through a kernel service: ~40 for the PendSV save/restore and exception entry/exit and
- * ~80 for the service's scheduling decision (see bench/ and README for the figures
- * measured on QEMU). Override with the second argument. */
-#define DEFAULT_SWITCH_COST 120u
+/* Cycles charged per context switch on the sim port, where kernel services themselves take
+ * no virtual time: so the charge is a whole thread-to-thread path -- the service call, the
+ * scheduler, the switch accounting and PendSV. 236 is that path on a Cortex-M3 with the lean
+ * kernel build, measured in instructions under QEMU -icount (bench/cm_switch, "(b)
+ * preemption", cm_switch_lean; see ports/cortex-m/README.md), at one cycle per instruction.
+ * Override with the second argument. */
+#define DEFAULT_SWITCH_COST 236u
 
 static const pc_params base = {.rounds = 1000, .produce_cycles = 150, .consume_cycles = 150};
 
