@@ -1,7 +1,7 @@
 /*
  * Cortex-M port, C part: thread frames, the tick, the start-up/idle context, ending a run.
- * The switch itself is pendsv.S; the board (boards/<name>/) provides the vector table
- * entries of its devices, tc_cycles(), the console and the exit code.
+ * The switch itself is pendsv.S; the board (boards/<name>/) provides the memory map, the
+ * number of interrupt lines and tc_cycles(); semihosting.c the console and the exit status.
  *
  * Idle. The context that calls tc_kernel_start() -- main(), in Thread mode on the process
  * stack like every thread -- becomes the idle context: TC_PORT_START loops there, handing the
@@ -12,7 +12,6 @@
  * set) nor special to PendSV (it is a context like any other), and tc_kernel_start() can
  * return: tc_cm_stop() or the end-of-run rule (TC_CM_IDLE_EXIT) just leave the loop.
  */
-#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
