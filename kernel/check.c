@@ -41,19 +41,17 @@ static bool in_list(const tc_list *l, const tc_node *node)
   return false;
 }
 
-static const char *check_ready(size_t *ready_total)
+static const char *check_ready(size_t *ready_total, size_t *flagged_total)
 {
   *ready_total = 0;
+  *flagged_total = 0;
   for (unsigned p = 0; p < TC_PRIORITIES; p++) {
     const tc_list *l = &tc__k.ready[p];
     size_t n;
     const char *e = check_links(l, &n);
     if (e != NULL) return e;
     FAIL_IF((l->head != NULL) != map_bit(tc__k.ready_map, p), "ready_map bit disagrees with its ready list");
-    if (l->head == NULL) {
-      FAIL_IF(map_bit(tc__k.preempted_map, p), "preempted_map bit set for an empty ready list");
-      continue;
-    }
+    if (l->head == NULL) continue;
     bool seen_unflagged = false;
     const tc_node *x = l->head;
     do {
@@ -67,18 +65,34 @@ static const char *check_ready(size_t *ready_total)
       FAIL_IF(flagged && t == tc__k.current && tc__k.current == tc__k.next,
               "the running thread is flagged preempted");
       seen_unflagged |= !flagged;
+      *flagged_total += flagged;
       x = x->next;
     } while (x != l->head);
     *ready_total += n;
-    bool head_flagged = (TC_THREAD_OF(l->head)->flags & TC_TF_PREEMPTED) != 0;
-    FAIL_IF(head_flagged != map_bit(tc__k.preempted_map, p), "preempted_map bit disagrees with its list head");
   }
   for (unsigned w = 0; w < TC_MAP_WORDS; w++) {
     FAIL_IF((tc__k.ready_map[w] != 0) != group_bit(tc__k.ready_group, w), "ready_group disagrees with ready_map");
-    FAIL_IF((tc__k.preempted_map[w] != 0) != group_bit(tc__k.preempted_group, w),
-            "preempted_group disagrees with preempted_map");
   }
   FAIL_IF(TC_MAP_WORDS < 32 && (tc__k.ready_group << TC_MAP_WORDS) != 0, "ready_group bit beyond the map");
+  return NULL;
+}
+
+/* The preempted list: every flagged ready thread, in order of threshold. */
+static const char *check_preempted(size_t flagged)
+{
+  size_t n;
+  const char *e = check_links(&tc__k.preempted, &n);
+  if (e != NULL) return e;
+  FAIL_IF(n != flagged, "preempted list and flagged threads differ in number");
+  const tc_node *x = tc__k.preempted.head;
+  unsigned last = 0;
+  for (size_t i = 0; i < n; i++, x = x->next) {
+    const tc_thread *t = TC_CONTAINER_OF(x, tc_thread, preempt_node);
+    FAIL_IF(t->magic != TC_MAGIC_THREAD || t->state != TC_READY || !(t->flags & TC_TF_PREEMPTED),
+            "preempted list holds a thread that is not a ready, preempted thread");
+    FAIL_IF(t->threshold < last, "preempted list out of threshold order");
+    last = t->threshold;
+  }
   return NULL;
 }
 
@@ -157,8 +171,10 @@ static const char *check_timeouts(size_t expected)
 
 static const char *check_all(void)
 {
-  size_t ready_in_lists, ready_threads = 0, timeouts = 0, n_threads;
-  const char *e = check_ready(&ready_in_lists);
+  size_t ready_in_lists, flagged, ready_threads = 0, timeouts = 0, n_threads;
+  const char *e = check_ready(&ready_in_lists, &flagged);
+  if (e != NULL) return e;
+  e = check_preempted(flagged);
   if (e != NULL) return e;
 
   e = check_links(&tc__k.threads, &n_threads);

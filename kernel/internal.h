@@ -62,8 +62,7 @@ typedef struct {
   bool real_switch;      /* the switch being committed begins a thread other than last_ran */
   uint32_t ready_group;  /* bit w (from the top) set when ready_map[w] != 0 */
   uint32_t ready_map[TC_MAP_WORDS];     /* bit p%32 (from the top) set when list p non-empty */
-  uint32_t preempted_group;
-  uint32_t preempted_map[TC_MAP_WORDS]; /* bit set when the head of list p is TC_TF_PREEMPTED */
+  tc_list preempted;     /* threads preempted with their threshold in force, by threshold */
   tc_list ready[TC_PRIORITIES];
   unsigned lock_nesting; /* tc_sched_lock() depth */
   unsigned isr_nesting;  /* tc_isr_enter() depth */

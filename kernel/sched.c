@@ -9,12 +9,17 @@
  *
  * Preemption threshold (ThreadX semantics). The running thread R holds the CPU against any
  * ready thread whose priority is not numerically below R's threshold. When R is preempted
- * while its threshold is in force (threshold < priority), it is flagged TC_TF_PREEMPTED and
- * moved to the head of its ready list; `preempted_map` marks the priorities whose head is
- * flagged. When the preempting threads block, the highest flagged thread competes again with
- * its threshold, not its priority. Example: L (10, threshold 5) runs, M (7) becomes ready:
- * no switch; H (3) becomes ready: H runs and L is flagged; H blocks: the highest ready
- * priority is 7, which does not beat L's threshold 5, so L resumes, not M.
+ * while its threshold is in force (threshold < priority), it is flagged TC_TF_PREEMPTED, moved
+ * to the head of its ready list and entered in the `preempted` list, which is kept in order of
+ * threshold. When the preempting threads block, the head of that list -- the innermost
+ * preemption, the strictest threshold -- competes again with its threshold, not its priority.
+ * Example: L (10, threshold 5) runs, M (7) becomes ready: no switch; H (3) becomes ready: H
+ * runs and L is flagged; H blocks: the highest ready priority is 7, which does not beat L's
+ * threshold 5, so L resumes, not M. Nested preemptions unwind innermost first. (The innermost
+ * is also the highest-priority preempted thread while nothing changes priorities; after
+ * tc_thread_priority_change() of a preempted thread only the threshold order is right, so the
+ * list is ordered by threshold.) Choosing stays O(1); entering a preempted thread walks the
+ * other preempted threads, at most one per level of nested thresholds.
  *
  * Invariants (verified by tc_check): flagged threads form a prefix of their ready list; a
  * ready thread is in exactly one ready list, the one of its effective priority; the `next`
@@ -53,14 +58,25 @@ unsigned tc__sched_highest_ready(void) { return map_first(tc__k.ready_group, tc_
 
 static inline tc_thread *ready_head(unsigned p) { return TC_THREAD_OF(tc__k.ready[p].head); }
 
-/* Keep the preempted-map bit of priority p equal to "the head of list p is flagged". */
-static void preempted_sync(unsigned p)
+#define PREEMPTED_OF(n) TC_CONTAINER_OF(n, tc_thread, preempt_node)
+
+/* Enter a flagged thread in the preempted list, before every entry whose threshold is not
+ * stricter: among equal thresholds the most recently preempted comes first. */
+static void preempted_add(tc_thread *t)
 {
-  tc_node *h = tc__k.ready[p].head;
-  if (h != NULL && (TC_THREAD_OF(h)->flags & TC_TF_PREEMPTED))
-    map_set(&tc__k.preempted_group, tc__k.preempted_map, p);
-  else
-    map_clear(&tc__k.preempted_group, tc__k.preempted_map, p);
+  tc_list *l = &tc__k.preempted;
+  tc_node *n = l->head;
+  if (n != NULL) {
+    do {
+      if (PREEMPTED_OF(n)->threshold >= t->threshold) {
+        tc__list_insert_before(l, n, &t->preempt_node);
+        if (n == l->head) l->head = &t->preempt_node;
+        return;
+      }
+      n = n->next;
+    } while (n != l->head);
+  }
+  tc__list_push_back(l, &t->preempt_node);
 }
 
 /* Insert `t` right behind the flagged threads of its list: where a thread that was running
@@ -92,19 +108,18 @@ void tc__ready_insert(tc_thread *t, bool at_front)
     tc__list_push_back(l, &t->sched_node);
   }
   map_set(&tc__k.ready_group, tc__k.ready_map, t->priority);
-  if (t->flags & TC_TF_PREEMPTED) preempted_sync(t->priority);
+  if (t->flags & TC_TF_PREEMPTED) preempted_add(t);
 }
 
 void tc__ready_remove(tc_thread *t)
 {
   unsigned p = t->priority;
   tc_list *l = &tc__k.ready[p];
-  bool was_head = l->head == &t->sched_node;
   tc__list_remove(l, &t->sched_node);
   if (l->head == NULL) map_clear(&tc__k.ready_group, tc__k.ready_map, p);
-  if (was_head || (t->flags & TC_TF_PREEMPTED)) {
+  if (t->flags & TC_TF_PREEMPTED) {
     t->flags &= (uint8_t)~TC_TF_PREEMPTED;
-    preempted_sync(p);
+    tc__list_remove(&tc__k.preempted, &t->preempt_node);
   }
 }
 
@@ -127,12 +142,12 @@ tc_thread *tc__sched_choose(bool keep_running)
   tc_thread *best = ready_head(h);
 
   /* The incumbent is the thread whose threshold a newcomer has to beat: the running thread,
-   * or else the highest flagged (preempted) thread. */
+   * or else the innermost preempted thread (the strictest threshold). */
   tc_thread *incumbent = NULL;
   tc_thread *r = tc__k.current;
   if (keep_running && r != NULL && r == tc__k.next && r->state == TC_READY) incumbent = r;
-  if (tc__k.preempted_group != 0) {
-    tc_thread *p = ready_head(map_first(tc__k.preempted_group, tc__k.preempted_map));
+  if (tc__k.preempted.head != NULL) {
+    tc_thread *p = PREEMPTED_OF(tc__k.preempted.head);
     if (incumbent == NULL || p->threshold < incumbent->threshold) incumbent = p;
   }
   if (incumbent != NULL && h >= incumbent->threshold) return incumbent;

@@ -336,6 +336,55 @@ static void priority_change_of_preempted_thread(void)
   CHECK_LOG("H L M");
 }
 
+/* The innermost preemption resumes first even when a priority change has moved it below an
+ * outer one: X (14, threshold 11) is preempted; Y, raised to 5, runs inside X's preemption and
+ * is preempted in turn with its threshold 3; Y is lowered to 17. When the preemptor is done,
+ * Y's threshold 3 holds X (14) off: Y resumes, then X. (Found on Cortex-M by test_random.) */
+static unsigned inner_turn;
+
+static void inner_x(void *arg)
+{
+  (void)arg;
+  tct_log("X1");
+  OK(tc_thread_resume(H)); /* 0 beats X's threshold 11 */
+  tct_log("X-back");
+}
+
+static void inner_y(void *arg)
+{
+  (void)arg;
+  tct_log("Y1");
+  OK(tc_thread_resume(H)); /* 0 beats Y's threshold 3 */
+  tct_log("Y-back");
+}
+
+static void inner_h(void *arg)
+{
+  (void)arg;
+  tct_log("H1");
+  OK(tc_thread_priority_change(M, 5, NULL)); /* Y: beats X's threshold 11 once H is done */
+  OK(tc_thread_suspend(H));
+  tct_log("H2");
+  OK(tc_thread_priority_change(M, 17, NULL)); /* Y stays preempted, threshold 3 in force */
+  tc_thread_info_t i;
+  OK(tc_thread_info(M, &i));
+  CHECK_EQ(i.threshold, 3);
+  inner_turn++;
+  OK(tc_thread_suspend(H));
+}
+
+static void innermost_preemption_resumes_first(void)
+{
+  tct_begin();
+  inner_turn = 0;
+  make(L, "X", inner_x, 14, 11, TC_AUTO_START);
+  make(M, "Y", inner_y, 17, 3, TC_AUTO_START);
+  make(H, "H", inner_h, 0, 0, 0);
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("X1 H1 Y1 H2 Y-back X-back");
+  CHECK_EQ(inner_turn, 1);
+}
+
 /* ---- equal priorities, yield, time slices ------------------------------------------------ */
 
 static void eq_first(void *arg)
@@ -473,6 +522,7 @@ TCT_MAIN("test_pts",
          TCT_CASE(priority_change_running_ready),
          TCT_CASE(priority_change_and_threshold),
          TCT_CASE(priority_change_of_preempted_thread),
+         TCT_CASE(innermost_preemption_resumes_first),
          TCT_CASE(equal_priority_and_yield),
          TCT_CASE(yield_gives_up_threshold),
          TCT_CASE(time_slices_with_and_without_threshold),

@@ -40,6 +40,7 @@ typedef struct tc_thread {
   const char *name;
   tc_node sched_node;   /* in one ready list, or in one wait queue */
   tc_node created_node; /* in the kernel's list of created threads */
+  tc_node preempt_node; /* in the kernel's list of preempted threads, while preempted */
   tc_timeout timeout;   /* sleep and wait timeouts */
   void (*entry)(void *arg);
   void *arg;
