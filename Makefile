@@ -26,8 +26,11 @@ DEMO_APP ?= examples/producer_consumer
 #   TEST_BUILDS += qemu-m3
 #   TEST_FLAGS_qemu-m3 := -DTACET_PORT=cortex-m -DTACET_CPU=cortex-m3 \
 #                         -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/arm-none-eabi.cmake
-TEST_BUILDS := sim coverage qemu-m3 qemu-m4
+TEST_BUILDS := sim coverage sim-aarch64 qemu-m3 qemu-m4
 TEST_FLAGS_sim := -DTACET_PORT=sim
+# The sim port built for AArch64 and run under qemu-user: its AArch64 context switch.
+TEST_FLAGS_sim-aarch64 := -DTACET_PORT=sim \
+                          -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/aarch64-linux-gnu.cmake
 TEST_FLAGS_coverage := -DTACET_PORT=sim -DTACET_COVERAGE=ON -DCMAKE_BUILD_TYPE=Debug
 TEST_FLAGS_qemu-m3 := -DTACET_PORT=cortex-m -DTACET_CPU=cortex-m3 \
                       -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/arm-none-eabi.cmake
@@ -44,7 +47,8 @@ GCOVR = $(VENV)/bin/gcovr --root . --filter kernel/ --merge-mode-functions=merge
 # Debian packages, each as <command that shows it is installed>:<package>.
 # (libnewlib-arm-none-eabi and python3-venv have no command; they are checked below.)
 SYSTEM_DEPS := cmake:cmake ninja:ninja-build gcc:gcc $(PYTHON):python3 \
-               arm-none-eabi-gcc:gcc-arm-none-eabi qemu-system-arm:qemu-system-arm
+               arm-none-eabi-gcc:gcc-arm-none-eabi qemu-system-arm:qemu-system-arm \
+               aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu qemu-aarch64:qemu-user
 
 .PHONY: deps demo test clean system-deps test-python
 
