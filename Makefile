@@ -2,7 +2,7 @@
 #
 #   make deps    install what is missing, and only that: Debian packages (apt-get, as root)
 #                and the Python virtual environment .venv holding the tacet tool (tools/)
-#   make demo    run the demonstration: tacet run --target $(DEMO_TARGET) $(DEMO_APP)
+#   make demo    run the demonstration: tacet run --target T $(DEMO_APP), T in $(DEMO_TARGETS)
 #   make test    kernel tests (ctest) in every build of TEST_BUILDS, kernel/ coverage,
 #                then the Python checks (ruff, pytest); fails if anything fails
 #   make clean   remove build/
@@ -18,7 +18,8 @@ PYTHON ?= python3
 VENV := .venv
 VENV_STAMP := $(VENV)/.tacet-installed
 
-DEMO_TARGET ?= sim
+# Seed 002's experiment on the sim port (virtual cycles) and on a Cortex-M3 (QEMU instructions).
+DEMO_TARGETS ?= sim qemu-m3
 DEMO_APP ?= examples/producer_consumer
 
 # Builds whose kernel tests `make test` runs, in this order: build/<name>, configured with
@@ -102,7 +103,11 @@ $(VENV_STAMP): tools/pyproject.toml tools/constraints.txt | system-deps
 	@touch $@
 
 demo: deps
-	$(VENV)/bin/tacet run --target $(DEMO_TARGET) $(DEMO_APP)
+	@for target in $(DEMO_TARGETS); do \
+	  echo "== tacet run --target $$target $(DEMO_APP)"; \
+	  $(VENV)/bin/tacet run --target $$target $(DEMO_APP); \
+	  echo; \
+	done
 
 # Every step runs even if an earlier one failed; the goal fails if any did.
 test: deps

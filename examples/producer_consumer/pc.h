@@ -11,6 +11,7 @@
 #ifndef PC_H
 #define PC_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef struct {
@@ -35,10 +36,10 @@ int pc_run(const pc_params *p, pc_result *out);
 /* Port glue (pc_port_<port>.c). */
 void pc_work(uint32_t cycles); /* spend CPU time preemptibly */
 void pc_end_run(void);         /* end the run: tc_kernel_start() returns */
-/* After tc_kernel_init(): the port's settings for a case (the sim port charges
- * `switch_cost` cycles per context switch; hardware ignores it: its switches cost what they
- * cost). */
-void pc_port_setup(uint64_t switch_cost);
+/* After tc_kernel_init(): the port's settings for a case. The sim port charges `switch_cost`
+ * cycles per context switch and returns true; hardware ignores it (its switches cost what
+ * they cost) and returns false. */
+bool pc_port_setup(uint64_t switch_cost);
 /* How elapsed time is reported: the unit's name, and tc_cycles() units converted to it. */
 const char *pc_port_time_unit(void);
 uint64_t pc_port_elapsed(uint64_t cycles);

@@ -6,7 +6,11 @@ void pc_work(uint32_t cycles) { tc_sim_consume(cycles); }
 
 void pc_end_run(void) { tc_sim_stop(0); }
 
-void pc_port_setup(uint64_t switch_cost) { tc_sim_set_switch_cost(switch_cost); }
+bool pc_port_setup(uint64_t switch_cost)
+{
+  tc_sim_set_switch_cost(switch_cost);
+  return true;
+}
 
 const char *pc_port_time_unit(void) { return "virtual cycles"; }
 

@@ -22,7 +22,9 @@
 
 typedef void (*tc_cm_vector)(void);
 
-int main(void);
+/* main() gets no command line on a board: argc 0 and an empty argv. (A program may define
+ * main(void) instead; under the AAPCS the unused arguments are just registers.) */
+int main(int argc, char **argv);
 
 /* Linker script symbols. */
 extern char __tc_cm_msp_top[], __tc_cm_psp_top[];
@@ -109,7 +111,8 @@ __attribute__((noreturn, used)) void tc__cm_reset_c(void)
   SCB_SHCSR |= (1u << 16) | (1u << 17) | (1u << 18); /* separate Mem/Bus/Usage faults */
   for (tc_cm_vector *f = __init_array_start; f < __init_array_end; f++) (*f)();
   tc__cm_board_init();
-  exit(main());
+  static char *no_args[] = {NULL};
+  exit(main(0, no_args));
 }
 
 /* newlib's exit() runs the .fini_array destructors and then calls _fini(), which the host
