@@ -30,17 +30,6 @@ static const char *check_links(const tc_list *l, size_t *n)
   return NULL;
 }
 
-static bool in_list(const tc_list *l, const tc_node *node)
-{
-  const tc_node *x = l->head;
-  if (x == NULL) return false;
-  do {
-    if (x == node) return true;
-    x = x->next;
-  } while (x != l->head);
-  return false;
-}
-
 static const char *check_ready(size_t *ready_total, size_t *flagged_total)
 {
   *ready_total = 0;
@@ -136,7 +125,7 @@ static const char *check_thread(const tc_thread *t, size_t *ready, size_t *timeo
     break;
   case TC_PENDING: {
     FAIL_IF(t->wait_q == NULL, "pending thread without a wait queue");
-    FAIL_IF(!in_list(&t->wait_q->threads, &t->sched_node), "pending thread missing from its wait queue");
+    FAIL_IF(!tc__list_contains(&t->wait_q->threads, &t->sched_node), "pending thread missing from its wait queue");
     const char *e = check_waitq(t->wait_q);
     if (e != NULL) return e;
     break;

@@ -9,20 +9,6 @@
 
 static inline bool thread_valid(const tc_thread *t) { return t != NULL && t->magic == TC_MAGIC_THREAD; }
 
-#if TC_CHECKS
-static bool thread_created(const tc_thread *t)
-{
-  if (t->magic != TC_MAGIC_THREAD) return false;
-  tc_node *n = tc__k.threads.head;
-  if (n == NULL) return false;
-  do {
-    if (n == &t->created_node) return true;
-    n = n->next;
-  } while (n != tc__k.threads.head);
-  return false;
-}
-#endif
-
 static void make_ready(tc_thread *t)
 {
   t->state = TC_READY;
@@ -78,7 +64,7 @@ tc_status tc_thread_create(tc_thread *t, const char *name, void (*entry)(void *a
 #if TC_CHECKS
   {
     unsigned s = tc__lock();
-    bool dup = thread_created(t);
+    bool dup = t->magic == TC_MAGIC_THREAD && tc__list_contains(&tc__k.threads, &t->created_node);
     tc__unlock(s);
     if (dup) return TC_INVALID;
   }
