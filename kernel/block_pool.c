@@ -125,12 +125,7 @@ tc_status tc_block_alloc(tc_block_pool *bp, void **block, uint32_t timeout)
     }
     if (st != TC__WAIT_RESTART) return st;
     /* A signal handler ran meanwhile: look at the pool again, for the time left. */
-    timeout = tc__wait_left();
-    s = tc__lock();
-    if (bp->magic != TC_MAGIC_BLOCK_POOL) {
-      tc__unlock(s);
-      return TC_DELETED;
-    }
+    if (!tc__wait_restart(&bp->magic, TC_MAGIC_BLOCK_POOL, &timeout, &s)) return TC_DELETED;
   }
 }
 

@@ -290,12 +290,7 @@ tc_status tc_byte_alloc(tc_byte_pool *bp, void **mem, size_t size, uint32_t time
     }
     if (st != TC__WAIT_RESTART) return st;
     /* A signal handler ran meanwhile: look at the pool again, for the time left. */
-    timeout = tc__wait_left();
-    s = tc__lock();
-    if (bp->magic != TC_MAGIC_BYTE_POOL) {
-      tc__unlock(s);
-      return TC_DELETED;
-    }
+    if (!tc__wait_restart(&bp->magic, TC_MAGIC_BYTE_POOL, &timeout, &s)) return TC_DELETED;
   }
 }
 

@@ -103,12 +103,7 @@ tc_status tc_event_wait(tc_event *e, uint32_t flags, unsigned mode, uint32_t *ac
     if (st == TC_OK && actual != NULL) *actual = (uint32_t)self->wait_info[0];
     if (st != TC__WAIT_RESTART) return st;
     /* A signal handler ran meanwhile (signal.c): look again, for the time left. */
-    timeout = tc__wait_left();
-    k = tc__lock();
-    if (!event_valid(e)) {
-      tc__unlock(k);
-      return TC_DELETED;
-    }
+    if (!tc__wait_restart(&e->magic, TC_MAGIC_EVENT, &timeout, &k)) return TC_DELETED;
   }
 }
 

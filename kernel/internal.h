@@ -215,6 +215,18 @@ void tc__sched_tick(void);
 tc_status tc__thread_wait(tc_waitq *q, unsigned state, uint32_t timeout, unsigned s);
 /* After TC__WAIT_RESTART: the ticks left of the wait's timeout (TC_WAIT_FOREVER: none). */
 static inline uint32_t tc__wait_left(void) { return tc__k.current->timeout.delta; }
+/* After TC__WAIT_RESTART, for an object service about to start over: *timeout becomes the
+ * ticks left and the lock is taken again into *k. Returns false, with the lock released, when
+ * the object (its magic field at `magic`) was deleted while the signal handler ran: the
+ * service then returns TC_DELETED. */
+static inline bool tc__wait_restart(const uint32_t *magic, uint32_t expected, uint32_t *timeout, unsigned *k)
+{
+  *timeout = tc__wait_left();
+  *k = tc__lock();
+  if (*magic == expected) return true;
+  tc__unlock(*k);
+  return false;
+}
 /* End the wait of `t` with `status`; it becomes ready (or suspended). Does not dispatch. */
 void tc__thread_wake(tc_thread *t, tc_status status);
 void tc__waitq_insert(tc_waitq *q, tc_thread *t);

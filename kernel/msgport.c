@@ -74,12 +74,7 @@ tc_status tc_port_send(tc_port *p, void *msg, uint32_t timeout)
     tc_status st = tc__thread_wait(&p->waiters, TC_PENDING | TC__WAIT_RESTARTABLE, timeout, k);
     if (st != TC__WAIT_RESTART) return st;
     /* A signal handler ran meanwhile (signal.c): look again, for the time left. */
-    timeout = tc__wait_left();
-    k = tc__lock();
-    if (!port_valid(p)) {
-      tc__unlock(k);
-      return TC_DELETED;
-    }
+    if (!tc__wait_restart(&p->magic, TC_MAGIC_PORT, &timeout, &k)) return TC_DELETED;
   }
   tc__unlock(k);
   return TC_OK;
@@ -117,12 +112,7 @@ tc_status tc_port_receive(tc_port *p, void **msg, uint32_t timeout)
     tc_status st = tc__thread_wait(&p->waiters, TC_PENDING | TC__WAIT_RESTARTABLE, timeout, k);
     if (st != TC__WAIT_RESTART) return st;
     /* A signal handler ran meanwhile (signal.c): look again, for the time left. */
-    timeout = tc__wait_left();
-    k = tc__lock();
-    if (!port_valid(p)) {
-      tc__unlock(k);
-      return TC_DELETED;
-    }
+    if (!tc__wait_restart(&p->magic, TC_MAGIC_PORT, &timeout, &k)) return TC_DELETED;
   }
 }
 

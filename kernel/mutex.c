@@ -155,12 +155,7 @@ tc_status tc_mutex_lock(tc_mutex *m, uint32_t timeout)
     tc_status st = tc__thread_wait(&m->waiters, TC_PENDING | TC__WAIT_RESTARTABLE, timeout, k);
     if (st != TC__WAIT_RESTART) return st;
     /* A signal handler ran meanwhile (signal.c): look again, for the time left. */
-    timeout = tc__wait_left();
-    k = tc__lock();
-    if (!mutex_valid(m)) {
-      tc__unlock(k);
-      return TC_DELETED;
-    }
+    if (!tc__wait_restart(&m->magic, TC_MAGIC_MUTEX, &timeout, &k)) return TC_DELETED;
   }
 }
 

@@ -103,12 +103,7 @@ static tc_status send(tc_queue *q, const void *msg, uint32_t timeout, bool front
     tc_status st = tc__thread_wait(&q->waiters, TC_PENDING | TC__WAIT_RESTARTABLE, timeout, k);
     if (st != TC__WAIT_RESTART) return st;
     /* A signal handler ran meanwhile (signal.c): look again, for the time left. */
-    timeout = tc__wait_left();
-    k = tc__lock();
-    if (!queue_valid(q)) {
-      tc__unlock(k);
-      return TC_DELETED;
-    }
+    if (!tc__wait_restart(&q->magic, TC_MAGIC_QUEUE, &timeout, &k)) return TC_DELETED;
   }
   tc__unlock(k);
   return TC_OK;
@@ -151,12 +146,7 @@ tc_status tc_queue_receive(tc_queue *q, void *msg, uint32_t timeout)
     tc_status st = tc__thread_wait(&q->waiters, TC_PENDING | TC__WAIT_RESTARTABLE, timeout, k);
     if (st != TC__WAIT_RESTART) return st;
     /* A signal handler ran meanwhile (signal.c): look again, for the time left. */
-    timeout = tc__wait_left();
-    k = tc__lock();
-    if (!queue_valid(q)) {
-      tc__unlock(k);
-      return TC_DELETED;
-    }
+    if (!tc__wait_restart(&q->magic, TC_MAGIC_QUEUE, &timeout, &k)) return TC_DELETED;
   }
 }
 

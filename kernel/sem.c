@@ -52,12 +52,7 @@ tc_status tc_sem_take(tc_sem *s, uint32_t timeout)
     tc_status st = tc__thread_wait(&s->waiters, TC_PENDING | TC__WAIT_RESTARTABLE, timeout, k);
     if (st != TC__WAIT_RESTART) return st;
     /* A signal handler ran meanwhile (signal.c): look again, for the time left. */
-    timeout = tc__wait_left();
-    k = tc__lock();
-    if (!sem_valid(s)) {
-      tc__unlock(k);
-      return TC_DELETED;
-    }
+    if (!tc__wait_restart(&s->magic, TC_MAGIC_SEM, &timeout, &k)) return TC_DELETED;
   }
 }
 
