@@ -4,7 +4,8 @@
  * Where a handler runs. Always in the target thread's own context, from one of three places:
  *   - tc_signal_send() itself, when a thread signals itself;
  *   - the port, when it resumes a thread with signals pending (tc__signal_deliver, see
- *     tacet/port.h): after a switch to it, when an interrupt returns to it, before its entry;
+ *     tacet/port.h): after a switch to it, when an interrupt returns to it, before its entry
+ *     (a port that needs telling is told by TC_PORT_SIGNAL_RESUME);
  *   - the end of tc__thread_wait() (sched.c), when the thread's wait ends with signals
  *     pending or was ended by a signal.
  * To run the handler of a sleeping thread, or of one waiting in a service that can restart
@@ -61,6 +62,8 @@ tc_status tc_signal_send(tc_thread *t, uint32_t signals)
     tc__signal_deliver(); /* to oneself: before returning (at once unless in the handler) */
     return TC_OK;
   }
+  /* From an interrupt handler to the thread it interrupted: before that thread goes on. */
+  if (t == tc__k.current) TC_PORT_SIGNAL_RESUME(t);
   /* Sleeping, or waiting in a service that can restart: end the wait so that the handler
    * runs now. A thread already in its handler is left alone: no nesting. */
   if ((t->flags & TC_TF_SIGNAL_WAKE) && !(t->signal_state & SIG_RUNNING)) {

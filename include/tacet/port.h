@@ -41,6 +41,17 @@
  *   TC_PORT_PANIC(msg, detail)  stop the system after an unrecoverable error; `msg` and
  *                               `detail` (may be NULL, e.g. a thread name) are strings.
  *
+ * Optional macro
+ *
+ *   TC_PORT_SIGNAL_RESUME(t)    with interrupts masked: `t`, the current thread, has signals
+ *                               pending and must run its handlers when the CPU next resumes
+ *                               it (see tc__signal_deliver below). The kernel calls it when it
+ *                               commits a switch to such a thread and when an interrupt
+ *                               handler signals the thread it interrupted. A port that
+ *                               switches in an exception uses it to divert that return into
+ *                               its trampoline; a port that sees every resumption in C (sim)
+ *                               leaves it undefined, and it compiles to nothing.
+ *
  * Kernel functions a port calls (declared at the end of this file)
  *
  *   tc__thread_run(t)     the entry of every thread: runs t's entry function, then completes t.
@@ -62,6 +73,7 @@
  *                         to itself or is blocked; a ready thread's handler then runs when
  *                         the thread's next wait ends. Weak: it exists only when the
  *                         application links signals, and t->signals is never set otherwise.
+ *                         TC_PORT_SIGNAL_RESUME (above) tells the port when it is due.
  */
 #ifndef TACET_PORT_H
 #define TACET_PORT_H
@@ -110,6 +122,10 @@ struct tc_thread;
 #endif
 #ifndef TC_PORT_PANIC
 #error "port contract: tacet_port.h must define TC_PORT_PANIC(msg, detail)"
+#endif
+
+#ifndef TC_PORT_SIGNAL_RESUME
+#define TC_PORT_SIGNAL_RESUME(t) ((void)(t))
 #endif
 
 #if (TC_PORT_STACK_ALIGN & (TC_PORT_STACK_ALIGN - 1)) != 0
