@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from tacet import cli
+from tacet import cli, footprint
 
 
 def test_size_rejects_unknown_cpu(capsys: pytest.CaptureFixture[str]) -> None:
@@ -34,4 +34,24 @@ def test_size_prints_both_configurations(
     assert cli.main(["size", "--build-root", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "minimal" in out and "full" in out
-    assert "sched.c" in out or "sched" in out
+    # The minimal program uses threads, semaphores and queues: the linker keeps all three.
+    minimal = out.split("\nfull")[0]
+    modules = {line.split()[0] for line in minimal.splitlines() if line.startswith("  ")}
+    assert {"sched", "thread", "sem", "queue"} <= modules
+
+
+def test_linked_sizes_skips_discarded_sections(tmp_path: Path) -> None:
+    lib = "tacet/libtacet_kernel.a"
+    map_file = tmp_path / "minimal.map"
+    map_file.write_text(
+        "Discarded input sections\n\n"
+        f" .text.tc_queue_flush\n                0x00000000       0x40 {lib}(queue.c.obj)\n"
+        "\nMemory Configuration\n\n"
+        "Linker script and memory map\n\n"
+        f" .text.send     0x00000238       0xb8 {lib}(queue.c.obj)\n"
+        f" .text.tc_queue_create\n                0x000002f0       0x5c {lib}(queue.c.obj)\n"
+        f" .bss.tc__k     0x20000000       0x10 {lib}(sched.c.obj)\n"
+    )
+    sizes = footprint.linked_sizes(map_file)
+    assert sizes["queue"].flash == 0xB8 + 0x5C
+    assert sizes["sched"].ram == 0x10 and sizes["sched"].flash == 0
