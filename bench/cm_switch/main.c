@@ -8,10 +8,13 @@
  *   (a)      yield ping-pong: two threads of equal priority call tc_thread_yield() in turn;
  *            one switch = from the call in one thread to the return in the other: the
  *            service, the scheduler's choice, the switch accounting and PendSV.
- *   (b)      preemption: a thread resumes a suspended thread of higher priority, which runs
- *            at once and suspends itself (semaphores did not exist when this was written:
- *            tc_thread_resume / tc_thread_suspend stand in for give / take); two switches per
- *            round.
+ *   (b)      preemption by a higher-priority thread made ready by a semaphore give: a thread
+ *            gives a semaphore on which a higher-priority thread waits in tc_sem_take(); that
+ *            thread runs at once and takes again, which blocks it and switches back; two
+ *            switches per round.
+ *   (c)      the same preemption through tc_thread_resume() of a suspended higher-priority
+ *            thread that suspends itself again (the figure (b) gave before semaphores
+ *            existed); two switches per round.
  *
  * Each measurement runs right after a tick and is short enough (below 31,250 instructions,
  * one tick at 1000 Hz) that no interrupt lands inside it: the figures are exact and the same
@@ -26,6 +29,7 @@
 #define ROUNDS 30u /* 60 switches: well under one tick even in the measurement build */
 
 static tc_thread a, b, low, high;
+static tc_sem wake;
 static uint8_t stacks[4][1024] __attribute__((aligned(8)));
 
 /* Instructions (x100, for two decimals) per event over `events` events. */
@@ -100,24 +104,43 @@ static void yielder_b(void *arg)
   for (uint32_t i = 0; i < ROUNDS; i++) tc_thread_yield();
 }
 
-/* ---- (b) preemption --------------------------------------------------------------------- */
+/* ---- (b) preemption by a semaphore give ------------------------------------------------- */
 
-static uint64_t preempt_cycles;
+static uint64_t give_cycles;
 
-static void high_entry(void *arg)
+static void taker_entry(void *arg)
+{
+  (void)arg;
+  for (;;) tc_sem_take(&wake, TC_WAIT_FOREVER); /* back to `low` */
+}
+
+static void giver_entry(void *arg)
+{
+  (void)arg;
+  tc_thread_sleep(1); /* `high` has run up to its first take: its start-up is not measured */
+  uint64_t t0 = tc_cycles();
+  for (uint32_t i = 0; i < ROUNDS; i++) tc_sem_give(&wake);
+  give_cycles = tc_cycles() - t0;
+}
+
+/* ---- (c) preemption by a resume --------------------------------------------------------- */
+
+static uint64_t resume_cycles;
+
+static void suspender_entry(void *arg)
 {
   (void)arg;
   for (;;) tc_thread_suspend(&high); /* back to `low` */
 }
 
-static void low_entry(void *arg)
+static void resumer_entry(void *arg)
 {
   (void)arg;
   tc_thread_resume(&high); /* first run of `high`: its start-up is not measured */
   tc_thread_sleep(1);
   uint64_t t0 = tc_cycles();
   for (uint32_t i = 0; i < ROUNDS; i++) tc_thread_resume(&high);
-  preempt_cycles = tc_cycles() - t0;
+  resume_cycles = tc_cycles() - t0;
 }
 
 static int run(void)
@@ -132,8 +155,14 @@ static int run(void)
   code |= tc_kernel_start();
 
   tc_kernel_init();
-  tc_thread_create(&high, "high", high_entry, NULL, stacks[2], sizeof stacks[2], 5, 5, 0, 0);
-  tc_thread_create(&low, "low", low_entry, NULL, stacks[3], sizeof stacks[3], 10, 10, 0, TC_AUTO_START);
+  tc_sem_create(&wake, "wake", 0, 1);
+  tc_thread_create(&high, "high", taker_entry, NULL, stacks[2], sizeof stacks[2], 5, 5, 0, TC_AUTO_START);
+  tc_thread_create(&low, "low", giver_entry, NULL, stacks[3], sizeof stacks[3], 10, 10, 0, TC_AUTO_START);
+  code |= tc_kernel_start();
+
+  tc_kernel_init();
+  tc_thread_create(&high, "high", suspender_entry, NULL, stacks[2], sizeof stacks[2], 5, 5, 0, 0);
+  tc_thread_create(&low, "low", resumer_entry, NULL, stacks[3], sizeof stacks[3], 10, 10, 0, TC_AUTO_START);
   code |= tc_kernel_start();
   return code;
 }
@@ -153,18 +182,20 @@ int main(void)
   uint32_t pendsv = per_event_x100(pendsv_cycles - pendsv_base, 4 * ROUNDS);
   uint32_t loop = per_event_x100(loop_cycles, 2 * ROUNDS);
   uint32_t yield = per_event_x100(yield_cycles, 2 * ROUNDS);
-  uint32_t preempt = per_event_x100(preempt_cycles, 2 * ROUNDS);
+  uint32_t give = per_event_x100(give_cycles, 2 * ROUNDS);
+  uint32_t resume = per_event_x100(resume_cycles, 2 * ROUNDS);
   print_x100("  PendSV handler (save r4-r11+EXC_RETURN, swap, restore):", pendsv);
   print_x100("  loop overhead per switch (subtracted below):", loop);
   print_x100("  (a) yield ping-pong, equal priority, per switch:", yield - loop);
-  print_x100("  (b) preemption by resume of a higher-priority thread / self-suspend, per switch:", preempt - loop);
+  print_x100("  (b) preemption by a semaphore give to a higher-priority thread / its take, per switch:", give - loop);
+  print_x100("  (c) preemption by resume of a higher-priority thread / self-suspend, per switch:", resume - loop);
 #if TC_IRQ_OFF_MEASURE
   tc_kernel_stats_t k;
   tc_kernel_stats(&k);
   extern uintptr_t tc__irq_off_from, tc__irq_off_to;
-  printf("  longest interrupt-masked stretch in (b): %lu instructions (lock at 0x%lx, unlock at 0x%lx)\n",
+  printf("  longest interrupt-masked stretch in (c): %lu instructions (lock at 0x%lx, unlock at 0x%lx)\n",
          (unsigned long)tc_cm_cycles_to_instructions(k.max_irq_off), (unsigned long)tc__irq_off_from,
          (unsigned long)tc__irq_off_to);
 #endif
-  return code != 0 || pendsv_cycles == 0 || yield_cycles == 0 || preempt_cycles == 0;
+  return code != 0 || pendsv_cycles == 0 || yield_cycles == 0 || give_cycles == 0 || resume_cycles == 0;
 }

@@ -4,8 +4,9 @@
 Runs a cm_switch ELF under QEMU with one instruction per translation block and an execution
 log (-singlestep -d exec,nochain), cuts the log at each entry into PendSV_Handler and prints,
 for a switch in the middle of each measurement, the instructions executed per function from
-one PendSV entry to the next: (a) a yield ping-pong switch, (b) a preemption round (resume
-of the higher-priority thread and its self-suspension: two switches).
+one PendSV entry to the next: (a) a yield ping-pong switch, (b) a preemption round (a
+semaphore give to the higher-priority thread and its take: two switches), (c) a preemption
+round by resume (resume of the higher-priority thread and its self-suspension).
 
     python3 bench/cm_switch/profile.py build/qemu-m3/bench/cm_switch_lean [--m4]
 """
@@ -42,6 +43,12 @@ def windows(funcs: list[str]) -> list[list[str]]:
     return [funcs[a:b] for a, b in zip(cuts, cuts[1:])]
 
 
+def rounds(ws: list[list[str]], high: str, wake: str) -> list[list[str]]:
+    """Pairs of windows: the higher-priority thread (entry function `high`) waits, then the
+    lower one calls `wake`."""
+    return [w + ws[i + 1] for i, w in enumerate(ws[:-1]) if high in w and wake in ws[i + 1]]
+
+
 def show(title: str, instructions: list[str]) -> None:
     print(f"{title}: {len(instructions)} instructions")
     for func, n in collections.Counter(instructions).most_common():
@@ -55,14 +62,16 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     ws = windows(trace(args.elf, args.m4))
     yields = [w for w in ws if "tc_thread_yield" in w]
-    # (b): from `high`'s self-suspension to PendSV, then `low`'s resume of `high` to PendSV.
-    rounds = [i for i, w in enumerate(ws[:-1]) if "high_entry" in w and "tc_thread_resume" in ws[i + 1]]
-    if not yields or not rounds:
+    # A round: from `high`'s wait (its entry function's loop) to PendSV, then `low`'s wake-up
+    # call to PendSV.
+    gives = rounds(ws, "taker_entry", "tc_sem_give")
+    resumes = rounds(ws, "suspender_entry", "tc_thread_resume")
+    if not yields or not gives or not resumes:
         print("profile: measurement phases not found in the trace", file=sys.stderr)
         return 1
     show("(a) one yield switch, PendSV entry to PendSV entry", yields[len(yields) // 2])
-    mid = rounds[len(rounds) // 2]
-    show("(b) one preemption round (two switches)", ws[mid] + ws[mid + 1])
+    show("(b) one preemption round by semaphore give (two switches)", gives[len(gives) // 2])
+    show("(c) one preemption round by resume (two switches)", resumes[len(resumes) // 2])
     return 0
 
 
