@@ -432,6 +432,205 @@ static void fpu_registers_survive_switches_and_interrupts(void)
 
 #endif
 
+/* ---- signals: the PendSV trampoline ------------------------------------------------------ */
+
+/* A thread is interrupted with known values in its registers; the interrupt handler signals
+ * it; PendSV diverts its return through the trampoline, the signal handler runs as the thread
+ * and clobbers what a C function may, and SVC returns into the interrupted frame: every
+ * register and the flags must be as they were. */
+static volatile uint32_t reg_bad, reg_apsr;
+static volatile unsigned sig_irqs, sig_handled;
+static volatile bool handler_sleeps, handler_retriggers;
+
+static void signal_l_from_isr(void)
+{
+  tc_isr_enter();
+  mark('i');
+  sig_irqs++;
+  OK(tc_signal_send(L, 1u << sig_irqs));
+  tc_isr_exit();
+}
+
+#if defined(__ARM_FP)
+#define SIG_FP_CLOBBER()                                                                       \
+  __asm volatile(FP_REGS(FP_FILL) : [x] "+&r"(junk) : : FP_REGS(FP_CLOBBER) "memory")
+#else
+#define SIG_FP_CLOBBER() ((void)junk)
+#endif
+
+static void interrupted_handler(uint32_t signals)
+{
+  uint32_t junk = 0x7F800001u; /* FPU (M4F): a signalling NaN in every register */
+  mark('h');
+  sig_handled |= signals;
+  CHECK(tc_thread_self() == L);
+  SIG_FP_CLOBBER();
+  if (handler_retriggers && sig_irqs == 1) {
+    tc_cm_irq_trigger(IRQ_LOW); /* a second signal while this one runs: after it, not nested */
+    mark('r');
+  }
+  if (handler_sleeps) OK(tc_thread_sleep(1)); /* the thread blocks inside its handler */
+}
+
+/* r2-r6, r8-r12, lr and the flags (N set by the compare) hold known values when the
+ * software-triggered interrupt is taken after the ISB. */
+static void interrupted_with_known_registers(void)
+{
+  __asm volatile("movw r0, #0xEF00\n\t"
+                 "movt r0, #0xE000\n\t" /* NVIC STIR */
+                 "mov r1, %[irq]\n\t"
+                 "mov r2, #0x22\n\t"
+                 "mov r3, #0x33\n\t"
+                 "mov r4, #0x44\n\t"
+                 "mov r5, #0x55\n\t"
+                 "mov r6, #0x66\n\t"
+                 "mov r8, #0x88\n\t"
+                 "mov r9, #0x99\n\t"
+                 "mov r10, #0xAA\n\t"
+                 "mov r11, #0xBB\n\t"
+                 "mov r12, #0xCC\n\t"
+                 "mov lr, #0xEE\n\t"
+                 "cmp r2, r3\n\t" /* N=1 Z=0 C=0 V=0 */
+                 "str r1, [r0]\n\t"
+                 "dsb\n\t"
+                 "isb\n\t" /* the interrupt, the signal handler, then on */
+                 "mrs r0, apsr\n\t"
+                 "mov r1, #0\n\t"
+#define REG_CHECK(r, v) "cmp " #r ", #" #v "\n\tit ne\n\taddne r1, r1, #1\n\t"
+                 REG_CHECK(r2, 0x22) REG_CHECK(r3, 0x33) REG_CHECK(r4, 0x44) REG_CHECK(r5, 0x55)
+                 REG_CHECK(r6, 0x66) REG_CHECK(r8, 0x88) REG_CHECK(r9, 0x99) REG_CHECK(r10, 0xAA)
+                 REG_CHECK(r11, 0xBB) REG_CHECK(r12, 0xCC) REG_CHECK(lr, 0xEE)
+#undef REG_CHECK
+                 "movw r2, #:lower16:reg_bad\n\t"
+                 "movt r2, #:upper16:reg_bad\n\t"
+                 "str r1, [r2]\n\t"
+                 "movw r2, #:lower16:reg_apsr\n\t"
+                 "movt r2, #:upper16:reg_apsr\n\t"
+                 "str r0, [r2]"
+                 :
+                 : [irq] "i"(IRQ_LOW)
+                 : "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r8", "r9", "r10", "r11", "r12", "lr",
+                   "cc", "memory");
+}
+
+static void interrupted_thread(void *arg)
+{
+  (void)arg;
+  OK(tc_signal_handler_set(L, interrupted_handler));
+  interrupted_with_known_registers();
+  mark('l');
+  log_marks();
+}
+
+static void run_interrupted(bool sleeps, bool retriggers, const char *want_marks)
+{
+  tct_begin();
+  n_marks = 0;
+  reg_bad = 99;
+  reg_apsr = 0;
+  sig_irqs = sig_handled = 0;
+  handler_sleeps = sleeps;
+  handler_retriggers = retriggers;
+  on_low = signal_l_from_isr;
+  irqs_setup();
+  make(L, "L", interrupted_thread, 10, TC_AUTO_START);
+  CHECK_EQ(tct_run_kernel(), 0);
+  irqs_off();
+  STEP();
+  CHECK_LOG(want_marks);
+  CHECK_EQ(reg_bad, 0);
+  CHECK_EQ(reg_apsr & 0xF8000000u, 0x80000000u);
+  CHECK_EQ(sig_handled, retriggers ? 0x6u : 0x2u);
+  CHECK_EQ(tc_signal_pending(L), 0);
+  CHECK_EQ(L->ctx.diverted, 0);
+}
+
+static void signal_from_an_interrupt_runs_before_the_thread_goes_on(void)
+{
+  run_interrupted(false, false, "ihl"); /* interrupt, handler, the thread */
+}
+
+static void signal_handler_that_blocks_returns_into_the_interrupted_frame(void)
+{
+  run_interrupted(true, false, "ihl");
+}
+
+static void signal_during_the_handler_runs_after_it(void)
+{
+  /* interrupt, handler 1 (whose interrupt sends 2: a nested diversion that finds the handler
+   * running and returns at once), handler 2, the thread */
+  run_interrupted(false, true, "ihirhl");
+}
+
+#if defined(__ARM_FP)
+
+/* The same with the FPU: s0-s31 are loaded, the interrupt's signal handler overwrites all of
+ * them (the compiler saves s16-s31 around it, the SVC return restores s0-s15 and FPSCR). */
+static unsigned fp_fill_interrupt_check(uint32_t base)
+{
+  uint32_t x = base, y = 0, bad = 0;
+  __asm volatile(FP_REGS(FP_FILL)
+                 "str %[irq], [%[stir]]\n\t"
+                 "dsb\n\t"
+                 "isb\n\t"
+                 "mov %[x], %[base]\n\t"
+                 FP_REGS(FP_CHECK)
+                 : [x] "+&r"(x), [y] "+&r"(y), [bad] "+&r"(bad)
+                 : [base] "r"(base), [irq] "r"(IRQ_LOW), [stir] "r"(&TC_CM_NVIC_STIR)
+                 : FP_REGS(FP_CLOBBER) "cc", "memory");
+  return bad;
+}
+
+static void fp_interrupted(void *arg)
+{
+  (void)arg;
+  OK(tc_signal_handler_set(L, interrupted_handler));
+  fp_bad[0] = fp_fill_interrupt_check(0x3F800000u);
+}
+
+static void no_fp_interrupted(void *arg)
+{
+  (void)arg;
+  OK(tc_signal_handler_set(L, interrupted_handler));
+  tc_cm_irq_trigger(IRQ_LOW); /* the handler uses the FPU; this thread never does */
+  OK(tc_thread_suspend(L));   /* saved by PendSV, the run ends: see below */
+}
+
+static void fpu_registers_survive_a_signal_handler(void)
+{
+  tct_begin();
+  n_marks = 0;
+  sig_irqs = sig_handled = 0;
+  handler_sleeps = handler_retriggers = false;
+  fp_bad[0] = 99;
+  on_low = signal_l_from_isr;
+  irqs_setup();
+  make(L, "L", fp_interrupted, 10, TC_AUTO_START);
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_EQ(fp_bad[0], 0);
+  CHECK_EQ(sig_handled, 0x2u);
+  STEP();
+
+  tct_begin();
+  sig_irqs = sig_handled = 0;
+  make(L, "L", no_fp_interrupted, 10, TC_AUTO_START);
+  CHECK_EQ(tct_run_kernel(), 0);
+  irqs_off();
+  CHECK_EQ(sig_handled, 0x2u);
+  /* Saved with the basic frame: the handler's FPU use left the thread FPU-free. */
+  CHECK_EQ(saved_exc_return(L), 0xFFFFFFFDu);
+  STEP();
+}
+
+#else
+
+static void fpu_registers_survive_a_signal_handler(void)
+{
+  /* Cortex-M3: no FPU. */
+}
+
+#endif
+
 /* ---- time --------------------------------------------------------------------------------- */
 
 static void wrap_watcher(void *arg)
@@ -521,6 +720,10 @@ TCT_MAIN("test_cortex_m",
          TCT_CASE(device_interrupt_preempts_busy_thread),
          TCT_CASE(hisr_from_a_device_interrupt),
          TCT_CASE(fpu_registers_survive_switches_and_interrupts),
+         TCT_CASE(signal_from_an_interrupt_runs_before_the_thread_goes_on),
+         TCT_CASE(signal_handler_that_blocks_returns_into_the_interrupted_frame),
+         TCT_CASE(signal_during_the_handler_runs_after_it),
+         TCT_CASE(fpu_registers_survive_a_signal_handler),
          TCT_CASE(cycles_are_monotonic_across_the_timer_wrap),
          TCT_CASE(ten_ticks_are_ten_systick_periods),
          TCT_CASE(stop_from_an_interrupt_handler))

@@ -2,8 +2,11 @@
  * nesting), interrupting a sleep (it goes on to its deadline, or ends if the handler asks),
  * interrupting a pool wait (it restarts: a block freed meanwhile is found, a pool deleted
  * meanwhile is reported, the timeout keeps its deadline), sending from an interrupt, a
- * handler that itself blocks. Delivery to a ready or suspended thread needs the port's hook
- * and is tested in test_sim_deferred. */
+ * handler that itself blocks; delivery to a thread that the sender preempted, one that is
+ * suspended, and one that has not started yet (the port's part, tc__signal_deliver: on the
+ * sim port where a switch returns, on Cortex-M through the PendSV trampoline). Delivery to
+ * the thread an interrupt handler interrupted is tested by each port (test_sim_deferred,
+ * test_cortex_m). */
 #include "tct.h"
 
 static tc_thread th[4];
@@ -384,6 +387,74 @@ static void abort_while_the_handler_runs(void)
   CHECK_LOG("b@1 h1@1 abort@2 h-end@4 alloc:5@4");
 }
 
+/* ---- delivery by the port: to a ready, suspended or not yet started thread --------------- */
+
+static void self_handler(uint32_t signals)
+{
+  tct_log("h%x:%s", (unsigned)signals, tc_thread_self()->name);
+  CHECK(tc_thread_self() == A);
+}
+
+static void signals_its_preempted_creator(void *arg)
+{
+  (void)arg;
+  tct_log("B");
+  OK(tc_signal_send(A, 0x2)); /* A is ready, preempted by us: the handler waits for A's turn */
+  CHECK_EQ(tc_signal_pending(A), 0x2);
+  STEP();
+  tct_log("B-end");
+}
+
+static void resumes_b(void *arg)
+{
+  (void)arg;
+  OK(tc_signal_handler_set(A, self_handler));
+  OK(tc_thread_resume(B)); /* B (higher) runs here */
+  tct_log("A"); /* after its handler */
+  CHECK_EQ(tc_signal_pending(A), 0);
+}
+
+static void preempted_thread_runs_its_handler_first(void)
+{
+  tct_begin();
+  OK(tc_thread_create(A, "A", resumes_b, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
+  OK(tc_thread_create(B, "B", signals_its_preempted_creator, NULL, TCT_STACK(1), 1, 1, 0, 0));
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("B B-end h2:A A");
+}
+
+static void entry_logger(void *arg)
+{
+  (void)arg;
+  tct_log("A-entry");
+  OK(tc_thread_suspend(A));
+  tct_log("A-back");
+}
+
+static void signals_a_before_it_starts(void *arg)
+{
+  (void)arg;
+  OK(tc_signal_handler_set(A, self_handler));
+  OK(tc_signal_send(A, 0x4)); /* A has not run yet */
+  tct_log("sent");
+  OK(tc_thread_sleep(1));     /* A runs: its handler first, then its entry; it suspends */
+  OK(tc_signal_send(A, 0x8)); /* suspended: pending until resumed */
+  OK(tc_signal_send(A, 0x10));
+  CHECK_EQ(tc_signal_pending(A), 0x18);
+  tct_log("sent2");
+  OK(tc_thread_resume(A)); /* lower priority: runs when we end */
+  tct_log("end");
+}
+
+static void not_started_and_suspended_threads(void)
+{
+  tct_begin();
+  OK(tc_thread_create(B, "B", signals_a_before_it_starts, NULL, TCT_STACK(1), 1, 1, 0, TC_AUTO_START));
+  OK(tc_thread_create(A, "A", entry_logger, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("sent h4:A A-entry sent2 end h18:A A-back");
+}
+
 TCT_MAIN("test_signal",
          TCT_CASE(errors),
          TCT_CASE(to_oneself),
@@ -396,4 +467,6 @@ TCT_MAIN("test_signal",
          TCT_CASE(restart_keeps_the_deadline),
          TCT_CASE(byte_pool_wait_restarts),
          TCT_CASE(abort_before_the_handler),
-         TCT_CASE(abort_while_the_handler_runs))
+         TCT_CASE(abort_while_the_handler_runs),
+         TCT_CASE(preempted_thread_runs_its_handler_first),
+         TCT_CASE(not_started_and_suspended_threads))

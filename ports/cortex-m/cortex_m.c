@@ -56,6 +56,7 @@ void tc__cm_init(void)
   SCB_SHPR_SYSTICK = (uint8_t)TC_CM_TICK_PRIORITY;
   tc__cm_sw.cur = &tc__cm_idle;
   tc__cm_sw.next = &tc__cm_idle;
+  tc__cm_sw.deliver = NULL;
   tc__cm_stopping = false;
   exit_code = 0;
 }
@@ -75,6 +76,7 @@ void tc__cm_stack_init(tc_thread *t)
   memset(sp, 0, 8 * sizeof *sp);
   sp[8] = EXC_RETURN_PSP;
   t->ctx.sp = sp;
+  t->ctx.diverted = 0;
 }
 
 /* The tick. SysTick is a kernel interrupt like any device interrupt. */

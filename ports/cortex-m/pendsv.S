@@ -19,7 +19,9 @@
  * stores exactly that as `cur`, so the two never disagree.
  *
  * Every context, the idle context included, runs on the process stack (PSP) in Thread mode,
- * so the same 10 instructions (14 with the FPU test) switch threads and idle alike.
+ * so the same 11 instructions (17 with the FPU tests) switch threads and idle alike. The one
+ * branch not taken on that path is signal delivery: `deliver` is set (TC_PORT_SIGNAL_RESUME)
+ * when a context to load has signal handlers to run first; then C decides and diverts.
  */
         .syntax unified
         .thumb
@@ -29,18 +31,19 @@
         .type   PendSV_Handler, %function
         .thumb_func
 PendSV_Handler:
-        ldr     r3, =tc__cm_sw          /* r3 = &{cur, next} */
-        ldrd    r1, r2, [r3]            /* r1 = cur, r2 = next */
-        mrs     r0, psp
+        ldr     r3, =tc__cm_sw          /* r3 = &{cur, next, deliver} */
+        ldm     r3, {r0, r1, r2}        /* r0 = cur, r1 = next, r2 = deliver */
+        mrs     r12, psp
 #if defined(__ARM_FP)
         tst     lr, #0x10               /* EXC_RETURN bit 4 clear: extended (FP) frame */
         it      eq
-        vstmdbeq r0!, {s16-s31}
+        vstmdbeq r12!, {s16-s31}
 #endif
-        stmdb   r0!, {r4-r11, lr}
-        str     r0, [r1]                /* cur->sp */
-        str     r2, [r3]                /* cur = next */
-        ldr     r0, [r2]                /* next->sp */
+        stmdb   r12!, {r4-r11, lr}
+        str     r12, [r0]               /* cur->sp */
+        str     r1, [r3]                /* cur = next */
+        cbnz    r2, 2f                  /* signals to run: divert first (rare) */
+1:      ldr     r0, [r1]                /* next->sp */
         ldmia   r0!, {r4-r11, lr}
 #if defined(__ARM_FP)
         tst     lr, #0x10
@@ -49,5 +52,58 @@ PendSV_Handler:
 #endif
         msr     psp, r0
         bx      lr
+2:      push    {r1, r2}                /* keep next (and MSP's 8-byte alignment) */
+        mov     r0, r1
+        bl      tc__cm_signal_divert    /* trampoline.c: may push a frame on next's stack */
+        pop     {r1, r2}
+        b       1b
         .size   PendSV_Handler, . - PendSV_Handler
+        .pool
+
+/*
+ * Signal delivery: the return path of a diverted context (trampoline.c has the C half and
+ * the frame layout). PendSV returned into the trampoline, in Thread mode on the thread's own
+ * stack, with r4-r11 (and s16-s31) already the thread's and the thread's interrupted frame
+ * right above the stack pointer; r0 holds that frame's EXC_RETURN.
+ */
+        .globl  tc__cm_signal_trampoline
+        .type   tc__cm_signal_trampoline, %function
+        .thumb_func
+tc__cm_signal_trampoline:
+        push    {r0, r1}                /* r1 only keeps the stack 8-byte aligned */
+        bl      tc__cm_signal_run       /* the handlers, as the thread, unmasked */
+        pop     {r0, r1}                /* the stack pointer is at the frame again */
+        svc     #0
+        .size   tc__cm_signal_trampoline, . - tc__cm_signal_trampoline
+
+/*
+ * SVC #0 comes only from the trampoline: drop the SVC's own frame and return through the
+ * interrupted one, with its EXC_RETURN, so that the hardware restores r0-r3, r12, lr, pc
+ * and xPSR exactly (an interrupted IT block or LDM included, which no Thread-mode code
+ * could resume) and s0-s15 + FPSCR for an FP frame. Other SVC numbers go to tc_cm_svc().
+ */
+        .globl  SVC_Handler
+        .type   SVC_Handler, %function
+        .thumb_func
+SVC_Handler:
+        mrs     r1, psp                 /* the SVC's frame: the trampoline runs on PSP */
+        ldr     r2, [r1, #24]           /* stacked pc: the instruction after the svc */
+        ldrb    r0, [r2, #-2]           /* the svc's immediate */
+        cbnz    r0, 2f
+        ldr     r0, [r1]                /* stacked r0: the EXC_RETURN to return with */
+        adds    r1, r1, #32             /* the SVC's basic frame; 8-byte aligned, no pad */
+#if defined(__ARM_FP)
+        tst     lr, #0x10
+        bne     1f
+        adds    r1, r1, #72             /* the handlers used the FPU: s0-s15, FPSCR, spare */
+        ldr     r2, =0xE000EF34         /* FPCCR */
+        ldr     r3, [r2]
+        bic     r3, r3, #1              /* LSPACT: the handlers' s0-s15 need no lazy save, */
+        str     r3, [r2]                /* and the interrupted frame's must be loaded */
+1:
+#endif
+        msr     psp, r1
+        bx      r0
+2:      b       tc_cm_svc               /* r0 = number, r1 = frame */
+        .size   SVC_Handler, . - SVC_Handler
         .pool

@@ -26,6 +26,7 @@ set(_cm_board ${_cm}/boards/${TACET_CM_BOARD})
 set(TACET_PORT_SOURCES
   ${_cm}/cortex_m.c
   ${_cm}/pendsv.S
+  ${_cm}/trampoline.c
   ${_cm}/startup.c
   ${_cm}/semihosting.c
   ${_cm_board}/${TACET_CM_BOARD}.c)

@@ -12,7 +12,8 @@
  *   - TC_PORT_SWITCH records the context to run next and pends PendSV. PendSV runs at the
  *     lowest priority, so it fires when the kernel unmasks (thread) or when the last handler
  *     returns (interrupt): it saves r4-r11 and EXC_RETURN (and s16-s31 when the outgoing
- *     context used the FPU), swaps stack pointers and restores. It never calls C.
+ *     context used the FPU), swaps stack pointers and restores. It calls C only to divert a
+ *     thread with signals pending into its handlers (trampoline.c), off the common path.
  *   - The tick is SysTick; tc_cycles() is a board timer (mps2: CMSDK timer 0 at 25 MHz).
  */
 #ifndef TACET_PORT_CORTEX_M_H
@@ -50,12 +51,14 @@
  * the hardware pushed. The kernel embeds it at offset 0 of tc_thread. */
 typedef struct {
   void *sp;
+  uint32_t diverted; /* its return leads through the signal trampoline (trampoline.c) */
 } tc_cm_context;
 
 /* The switch request shared with the PendSV handler (pendsv.S relies on this layout). */
 typedef struct {
-  tc_cm_context *cur;  /* the context the CPU holds: a thread's, or &tc__cm_idle */
-  tc_cm_context *next; /* the context PendSV switches to */
+  tc_cm_context *cur;     /* the context the CPU holds: a thread's, or &tc__cm_idle */
+  tc_cm_context *next;    /* the context PendSV switches to */
+  tc_cm_context *deliver; /* non-NULL: a context to load has signals to run (TC_PORT_SIGNAL_RESUME) */
 } tc_cm_switch_state;
 
 extern tc_cm_switch_state tc__cm_sw;
@@ -90,6 +93,13 @@ static inline void tc__cm_switch(struct tc_thread *to)
   TC_CM_ICSR = TC_CM_PENDSVSET;
 }
 
+/* `t` is current and has signals pending: PendSV diverts its return through the trampoline. */
+static inline void tc__cm_signal_resume(struct tc_thread *t)
+{
+  tc__cm_sw.deliver = (tc_cm_context *)(void *)t;
+  TC_CM_ICSR = TC_CM_PENDSVSET;
+}
+
 void tc__cm_init(void);
 void tc__cm_stack_init(struct tc_thread *t);
 int tc__cm_start(void);
@@ -113,5 +123,6 @@ _Noreturn void tc__cm_panic(const char *msg, const char *detail);
 #define TC_PORT_CYCLES()            tc__cm_cycles()
 #define TC_PORT_CYCLES_HZ()         ((uint32_t)TC_BOARD_CYCLES_HZ)
 #define TC_PORT_PANIC(msg, detail)  tc__cm_panic((msg), (detail))
+#define TC_PORT_SIGNAL_RESUME(t)    tc__cm_signal_resume(t)
 
 #endif /* TACET_PORT_CORTEX_M_H */

@@ -21,6 +21,13 @@
  * ends when the handler returns. Context: any kernel context. */
 void tc_cm_stop(int exit_code);
 
+/* Supervisor calls. The port uses SVC #0 itself (to return from a thread's signal
+ * handlers, ports/cortex-m/trampoline.c); an application that uses other SVC numbers defines
+ * this function, which the SVC handler calls with the number and the caller's stacked frame
+ * (r0-r3, r12, lr, pc, xPSR: results go back through frame[0..3]). The default stops the
+ * run: an SVC nobody handles is a bug. */
+void tc_cm_svc(unsigned number, uint32_t *frame);
+
 /* QEMU `-icount shift=5`: one instruction every 2^5 ns of virtual time. */
 #ifndef TC_CM_ICOUNT_SHIFT
 #define TC_CM_ICOUNT_SHIFT 5
