@@ -685,6 +685,90 @@ static void ten_ticks_are_ten_systick_periods(void)
 #endif
 }
 
+/* ---- tickless idle ----------------------------------------------------------------------- */
+
+#if TC_CM_IDLE_WFI && TC_CM_TICKLESS
+#define TICKS_PER_WAKE (0x01000000u / (25000000u / TC_TICK_HZ)) /* SysTick's 24 bits */
+#else
+#define TICKS_PER_WAKE 1u
+#endif
+
+static uint32_t t0, h_tick, l_tick;
+static unsigned sleep_irqs;
+
+static void tickless_sleeper(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_sleep(1)); /* start on a tick */
+  t0 = tc_tick_get();
+  tc_kernel_stats_t k0, k1;
+  tc_kernel_stats(&k0);
+  OK(tc_thread_sleep(20));
+  tc_kernel_stats(&k1);
+  l_tick = tc_tick_get() - t0;
+  sleep_irqs = (unsigned)(k1.interrupts - k0.interrupts);
+}
+
+static void idle_sleeps_through_ticks(void)
+{
+  tct_begin();
+  make(L, "L", tickless_sleeper, 10, TC_AUTO_START);
+  CHECK_EQ(tct_run_kernel(), 0);
+  STEP();
+  CHECK_EQ(l_tick, 20);
+  CHECK_EQ(sleep_irqs, (20u + TICKS_PER_WAKE - 1u) / TICKS_PER_WAKE);
+}
+
+/* A device interrupt wakes the core in the middle of a suppressed stretch: the ticks that
+ * passed are counted before its handler runs, and the sleeper still wakes at its tick. */
+static void early_lisr(void)
+{
+  TC_MPS2_TIMER1->ctrl = 0; /* one-shot */
+  TC_MPS2_TIMER1->intstatus = 1u;
+  tc_isr_enter();
+  h_tick = tc_tick_get() - t0;
+  OK(tc_thread_resume(H));
+  tc_isr_exit();
+}
+
+static void early_sleeper(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_sleep(1));
+  t0 = tc_tick_get();
+  /* 2.5 tick periods from now (timer 1 counts the 25 MHz processor clock) */
+  TC_MPS2_TIMER1->ctrl = 0;
+  TC_MPS2_TIMER1->intstatus = 1u;
+  TC_MPS2_TIMER1->value = 5u * (25000000u / TC_TICK_HZ) / 2u;
+  TC_MPS2_TIMER1->ctrl = 1u | 8u;
+  OK(tc_thread_sleep(20));
+  l_tick = tc_tick_get() - t0;
+}
+
+static void early_woken(void *arg)
+{
+  (void)arg;
+  tct_log("H@%u", (unsigned)(tc_tick_get() - t0));
+}
+
+static void interrupt_in_a_suppressed_stretch(void)
+{
+  tct_begin();
+  h_tick = l_tick = 0;
+  on_timer1 = early_lisr;
+  tc_cm_irq_priority(TC_MPS2_TIMER1_IRQ, 0xA0);
+  tc_cm_irq_enable(TC_MPS2_TIMER1_IRQ);
+  make(L, "L", early_sleeper, 10, TC_AUTO_START);
+  make(H, "H", early_woken, 3, 0);
+  CHECK_EQ(tct_run_kernel(), 0);
+  timer1_stop();
+  on_timer1 = NULL;
+  STEP();
+  CHECK_EQ(h_tick, 2);
+  CHECK_LOG("H@2");
+  CHECK_EQ(l_tick, 20);
+}
+
 /* ---- ending a run from an interrupt ------------------------------------------------------ */
 
 static void stop_from_isr(void)
@@ -726,4 +810,6 @@ TCT_MAIN("test_cortex_m",
          TCT_CASE(fpu_registers_survive_a_signal_handler),
          TCT_CASE(cycles_are_monotonic_across_the_timer_wrap),
          TCT_CASE(ten_ticks_are_ten_systick_periods),
+         TCT_CASE(idle_sleeps_through_ticks),
+         TCT_CASE(interrupt_in_a_suppressed_stretch),
          TCT_CASE(stop_from_an_interrupt_handler))

@@ -23,6 +23,7 @@
 #define SCB_SHPR_SYSTICK (*(volatile uint8_t *)0xE000ED23u)
 #define ICSR_PENDSVCLR (1u << 27)
 #define ICSR_PENDSTCLR (1u << 25)
+#define ICSR_PENDSTSET (1u << 26)
 #define SYST_CSR (*(volatile uint32_t *)0xE000E010u)
 #define SYST_RVR (*(volatile uint32_t *)0xE000E014u)
 #define SYST_CVR (*(volatile uint32_t *)0xE000E018u)
@@ -101,16 +102,80 @@ void SysTick_Handler(void)
  * jumps twice as far as the deadline (a sleep of n cycles lasts 2n). A spinning idle counts
  * instructions like any code: every run of a program is the same sequence of instructions,
  * idle included, at the price of host time spent emulating the idle loop. */
+#if TC_CM_IDLE_WFI && TC_CM_TICKLESS
+
+/* Tickless idle. When the next timeout is n >= 2 ticks away, the ticks in between would
+ * wake the core only to count: SysTick is reprogrammed to interrupt once, at the n-th tick
+ * boundary (at most MAX_SPAN ticks: its counter has 24 bits), and the ticks slept through are
+ * added to the tick count without running (tc__time_skip) -- when the long period ends, or
+ * when another interrupt wakes the core earlier, counting the boundaries that passed. Tick
+ * boundaries keep their phase, except that SysTick stands still for the few cycles in which
+ * it is reprogrammed (stopping it is the only way to load its counter): a tick is late by
+ * that much per sleep.
+ *
+ * SysTick loads its counter only from RVR, when it wraps or after CVR is written; a new RVR
+ * is kept for exactly one period by waiting for that load before RVR is set back. */
+#define PERIOD   (TC_BOARD_CPU_HZ / TC_TICK_HZ)
+#define MAX_SPAN (0x01000000u / PERIOD)
+
+/* Restart SysTick so that it interrupts in `cycles`, then every PERIOD. */
+static void systick_restart(uint32_t cycles)
+{
+  SYST_RVR = (cycles < 2u ? 2u : cycles) - 1u;
+  SYST_CVR = 0;
+  SYST_CSR = SYST_CSR_ENABLE | SYST_CSR_TICKINT | SYST_CSR_CLKSOURCE;
+  while (SYST_CVR == 0) {
+  }
+  SYST_RVR = PERIOD - 1u;
+}
+
+/* With PRIMASK set. Returns the ticks the sleep spans (0: not suppressed). */
+static uint32_t ticks_suppress(void)
+{
+  uint32_t span = tc__time_ticks_to_expiry(); /* UINT32_MAX: none pending */
+  if (span < 2u) return 0;
+  if (span > MAX_SPAN) span = MAX_SPAN;
+  SYST_CSR = SYST_CSR_TICKINT | SYST_CSR_CLKSOURCE; /* stop */
+  uint32_t left = SYST_CVR;                         /* to the next boundary */
+  if ((SCB_ICSR & ICSR_PENDSTSET) || left == 0) {   /* that boundary has come: no sleep */
+    SYST_CSR = SYST_CSR_ENABLE | SYST_CSR_TICKINT | SYST_CSR_CLKSOURCE;
+    return 0;
+  }
+  systick_restart(left + (span - 1u) * PERIOD);
+  return span;
+}
+
+/* With PRIMASK set, after WFI: count the boundaries passed. */
+static void ticks_resume(uint32_t span)
+{
+  if (SCB_ICSR & ICSR_PENDSTSET) {
+    /* The long period ended (SysTick runs on in whole periods): its interrupt, pending,
+     * announces the last tick. */
+    tc__time_skip(span - 1u);
+    return;
+  }
+  SYST_CSR = SYST_CSR_TICKINT | SYST_CSR_CLKSOURCE;
+  uint32_t to_end = SYST_CVR; /* boundaries lie at to_end - k * PERIOD, k = 0 .. span-1 */
+  uint32_t ahead = to_end == 0 ? 1u : (to_end + PERIOD - 1u) / PERIOD;
+  tc__time_skip(span - ahead);
+  systick_restart(to_end == 0 ? 0 : (to_end - 1u) % PERIOD + 1u);
+}
+
+#else
+static inline uint32_t ticks_suppress(void) { return 0; }
+static inline void ticks_resume(uint32_t span) { (void)span; }
+#endif
+
 static void idle_wait(void)
 {
 #if TC_CM_IDLE_WFI
   __asm volatile("cpsid i\n\t"
-                 "msr basepri, %0\n\t"
-                 "dsb\n\t"
-                 "wfi\n\t"
-                 "cpsie i\n\t"
-                 "isb"
+                 "msr basepri, %0"
                  : : "r"(0u) : "memory");
+  uint32_t span = ticks_suppress();
+  __asm volatile("dsb\n\twfi" ::: "memory");
+  if (span != 0) ticks_resume(span);
+  __asm volatile("cpsie i\n\tisb" ::: "memory");
 #else
   tc__cm_irq_restore(0); /* pending interrupts are taken here */
 #endif

@@ -56,4 +56,10 @@ typedef struct {
 #define TC_CM_IDLE_WFI 1
 #endif
 
+/* With WFI: sleep through the ticks before the next timeout instead of waking for each
+ * (cortex_m.c, "Tickless idle"). */
+#ifndef TC_CM_TICKLESS
+#define TC_CM_TICKLESS 1
+#endif
+
 #endif /* TACET_BOARD_H */
