@@ -194,8 +194,7 @@ const char *tc__hisr_check(void)
       if (h->pending != 0 && c->state != TC_READY) return "HISR with pending activations is not queued";
       if (h->runs + h->pending != h->activations) return "HISR runs and pending disagree with activations";
 #if TC_STACK_CHECK
-      for (unsigned i = 0; i < TC_STACK_GUARD; i++)
-        if (c->stack_base[i] != TC_STACK_PATTERN) return "HISR stack guard overwritten";
+      if (!tc__stack_guard_intact(c)) return "HISR stack guard overwritten";
 #endif
       active += c->state == TC_READY;
       n = n->next;

@@ -60,7 +60,8 @@ typedef struct {
   tc_thread *next;       /* the thread the scheduling rules choose (NULL: nothing ready) */
   tc_thread *last_ran;   /* the last non-idle current, to tell real switches from idle gaps */
   bool real_switch;      /* the switch being committed begins a thread other than last_ran */
-  uint32_t ready_group;  /* bit w (from the top) set when ready_map[w] != 0 */
+  uint32_t ready_group;  /* bit w (from the top) set when ready_map[w] != 0; kept only when
+                            TC_MAP_WORDS > 1 (with one word it would repeat ready_map[0]) */
   uint32_t ready_map[TC_MAP_WORDS];     /* bit p%32 (from the top) set when list p non-empty */
   tc_list preempted;     /* threads preempted with their threshold in force, by threshold */
   tc_list ready[TC_PRIORITIES];
@@ -98,42 +99,15 @@ extern tc_kernel tc__k;
 
 static inline bool tc__list_empty(const tc_list *l) { return l->head == NULL; }
 
-static inline void tc__list_insert_before(tc_list *l, tc_node *pos, tc_node *n)
-{
-  (void)l;
-  n->next = pos;
-  n->prev = pos->prev;
-  pos->prev->next = n;
-  pos->prev = n;
-}
+/* Insert `n` into `l` before `pos`, a node of `l` or NULL for the back; inserted before the
+ * head, `n` becomes the head. One out-of-line function serves every ordered insertion (ready,
+ * wait, preempted, timeout lists), so the kernel carries the pointer surgery once. */
+void tc__list_insert(tc_list *l, tc_node *pos, tc_node *n);
+void tc__list_remove(tc_list *l, tc_node *n);
 
-static inline void tc__list_push_back(tc_list *l, tc_node *n)
-{
-  if (l->head == NULL) {
-    n->next = n->prev = n;
-    l->head = n;
-  } else {
-    tc__list_insert_before(l, l->head, n);
-  }
-}
+static inline void tc__list_push_back(tc_list *l, tc_node *n) { tc__list_insert(l, NULL, n); }
 
-static inline void tc__list_push_front(tc_list *l, tc_node *n)
-{
-  tc__list_push_back(l, n);
-  l->head = n;
-}
-
-static inline void tc__list_remove(tc_list *l, tc_node *n)
-{
-  if (n->next == n) {
-    l->head = NULL;
-  } else {
-    n->prev->next = n->next;
-    n->next->prev = n->prev;
-    if (l->head == n) l->head = n->next;
-  }
-  n->next = n->prev = NULL;
-}
+static inline void tc__list_push_front(tc_list *l, tc_node *n) { tc__list_insert(l, l->head, n); }
 
 #define TC_CONTAINER_OF(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
 #define TC_THREAD_OF(node) TC_CONTAINER_OF(node, tc_thread, sched_node)
@@ -154,11 +128,7 @@ static inline bool tc__in_isr(void) { return tc__k.isr_nesting != 0; }
 
 /* True when the caller is a thread: not an interrupt (LISR), not an HISR or a timer callback
  * (they run in an HISR's context), not startup or idle code. */
-static inline bool tc__in_thread(void)
-{
-  return tc__k.started && tc__k.isr_nesting == 0 && tc__k.current != NULL &&
-         !(tc__k.current->flags & TC_TF_HISR);
-}
+bool tc__in_thread(void);
 
 /* True in an HISR's context (hisr.c), timer callbacks included. */
 static inline bool tc__in_hisr(void)
@@ -170,22 +140,20 @@ static inline bool tc__in_hisr(void)
 static inline bool tc__may_block(void) { return tc__in_thread() && tc__k.lock_nesting == 0; }
 
 /* True when `n` is one of the nodes of `l` (O(n): for the front layer's "already created"). */
-static inline bool tc__list_contains(const tc_list *l, const tc_node *n)
-{
-  const tc_node *x = l->head;
-  if (x == NULL) return false;
-  do {
-    if (x == n) return true;
-    x = x->next;
-  } while (x != l->head);
-  return false;
-}
+bool tc__list_contains(const tc_list *l, const tc_node *n);
 
 /* ---- scheduler (sched.c) ---------------------------------------------------------------- */
 
 void tc__sched_init(void);
 void tc__ready_insert(tc_thread *t, bool at_front);
 void tc__ready_remove(tc_thread *t);
+/* As tc__ready_remove(t) then tc__ready_insert(t, false): `t` goes to the back of its list
+ * (a yield, the end of a time slice). */
+void tc__ready_rotate(tc_thread *t);
+/* `t`, flagged TC_TF_PREEMPTED, is dispatched or chosen again: its threshold is in force
+ * again, so it is no longer a preempted thread. As tc__ready_remove(t) then
+ * tc__ready_insert(t, true). */
+void tc__ready_unflag(tc_thread *t);
 /* Re-choose the next thread after any change of the ready set, a priority or a threshold.
  * `keep_running`: the running thread competes with its threshold (false after a yield or a
  * time-slice rotation, where it has given its turn away). */
@@ -197,6 +165,11 @@ void tc__sched_dispatch(void);
 tc_thread *tc__sched_choose(bool keep_running);
 void tc__sched_set_effective(tc_thread *t, unsigned priority, unsigned threshold);
 unsigned tc__sched_highest_ready(void);
+/* Some thread is ready (the ready map is not empty). */
+static inline bool tc__sched_any_ready(void)
+{
+  return TC_MAP_WORDS > 1 ? tc__k.ready_group != 0 : tc__k.ready_map[0] != 0;
+}
 /* The running thread's time slice, once per tick (from the tick interrupt). */
 void tc__sched_tick(void);
 
@@ -233,24 +206,7 @@ void tc__waitq_insert(tc_waitq *q, tc_thread *t);
 
 /* For the object checkers: every entry of `q` is a pending thread that waits on `q`, in
  * priority order; *n receives their number. NULL when all hold. */
-static inline const char *tc__waitq_check(const tc_waitq *q, size_t *n)
-{
-  *n = 0;
-  const tc_node *x = q->threads.head;
-  if (x == NULL) return NULL;
-  unsigned last = 0;
-  do {
-    const tc_thread *t = TC_THREAD_OF(x);
-    if (x->next == NULL || x->next->prev != x) return "wait queue links disagree";
-    if (t->magic != TC_MAGIC_THREAD || t->state != TC_PENDING || t->wait_q != q)
-      return "wait queue holds a thread that does not wait on it";
-    if (t->priority < last) return "wait queue out of priority order";
-    last = t->priority;
-    if (++*n > 1000000u) return "wait queue does not close";
-    x = x->next;
-  } while (x != q->threads.head);
-  return NULL;
-}
+const char *tc__waitq_check(const tc_waitq *q, size_t *n);
 
 /* ---- time (time.c) ---------------------------------------------------------------------- */
 
@@ -316,7 +272,8 @@ bool tc__hisr_created(const struct tc_hisr *h);
 void tc__switch_commit(void);
 /* Charge `cycles` spent by the port in a context switch itself (not to any thread). */
 void tc__account_switch_cycles(uint64_t cycles);
-void tc__stack_check(tc_thread *t);
+/* The TC_STACK_GUARD bytes at the bottom of `t`'s stack still hold the pattern. */
+bool tc__stack_guard_intact(const tc_thread *t);
 size_t tc__stack_high_water(const tc_thread *t);
 
 #define TC_STACK_PATTERN 0xA5u

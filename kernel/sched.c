@@ -3,9 +3,10 @@
  *
  * Ready set. One FIFO list per priority and a two-level bitmap over them: bit p of
  * `ready_map` says list p is non-empty, bit w of `ready_group` says word w of the map is
- * non-zero. Bits are numbered from the most significant end, so count-leading-zeros of the
- * group and then of one map word gives the highest ready priority in two instructions on
- * ARMv7-M and x86 alike, whatever the number of threads (O(1); up to 1024 levels).
+ * non-zero (kept above 32 priorities only: 32 fit in one word, which needs no group). Bits
+ * are numbered from the most significant end, so count-leading-zeros of the group and then
+ * of one map word gives the highest ready priority in two instructions on ARMv7-M and x86
+ * alike, whatever the number of threads (O(1); up to 1024 levels).
  *
  * Preemption threshold (ThreadX semantics). The running thread R holds the CPU against any
  * ready thread whose priority is not numerically below R's threshold. When R is preempted
@@ -31,26 +32,87 @@
 
 tc_kernel tc__k;
 
+/* ---- lists and calling context (internal.h) --------------------------------------------- */
+
+void tc__list_insert(tc_list *l, tc_node *pos, tc_node *n)
+{
+  tc_node *h = l->head;
+  if (h == NULL) {
+    n->next = n->prev = n;
+    l->head = n;
+    return;
+  }
+  if (pos == NULL)
+    pos = h; /* before the head of a circular list: at the back */
+  else if (pos == h)
+    l->head = n;
+  n->next = pos;
+  n->prev = pos->prev;
+  pos->prev->next = n;
+  pos->prev = n;
+}
+
+void tc__list_remove(tc_list *l, tc_node *n)
+{
+  if (n->next == n) {
+    l->head = NULL;
+  } else {
+    n->prev->next = n->next;
+    n->next->prev = n->prev;
+    if (l->head == n) l->head = n->next;
+  }
+  n->next = n->prev = NULL;
+}
+
+bool tc__list_contains(const tc_list *l, const tc_node *n)
+{
+  const tc_node *x = l->head;
+  if (x == NULL) return false;
+  do {
+    if (x == n) return true;
+    x = x->next;
+  } while (x != l->head);
+  return false;
+}
+
+/* The node after `n` in `l`, NULL past the back: for walks that stop at an insertion point. */
+static inline tc_node *list_next(const tc_list *l, const tc_node *n)
+{
+  return n->next == l->head ? NULL : n->next;
+}
+
+bool tc__in_thread(void)
+{
+  return tc__k.started && tc__k.isr_nesting == 0 && tc__k.current != NULL &&
+         !(tc__k.current->flags & TC_TF_HISR);
+}
+
+/* ---- ready set ---------------------------------------------------------------------------- */
+
 #define TOP_BIT 0x80000000u
 
 static inline unsigned clz32(uint32_t x) { return (unsigned)__builtin_clz(x); }
 
+/* With 32 priorities the map is one word and the group is not kept (the constant condition
+ * compiles the group's code away): one count-leading-zeros finds the highest ready priority. */
+#define GROUPED (TC_MAP_WORDS > 1)
+
 static inline void map_set(uint32_t *group, uint32_t *map, unsigned p)
 {
   map[p >> 5] |= TOP_BIT >> (p & 31u);
-  *group |= TOP_BIT >> (p >> 5);
+  if (GROUPED) *group |= TOP_BIT >> (p >> 5);
 }
 
 static inline void map_clear(uint32_t *group, uint32_t *map, unsigned p)
 {
   map[p >> 5] &= ~(TOP_BIT >> (p & 31u));
-  if (map[p >> 5] == 0) *group &= ~(TOP_BIT >> (p >> 5));
+  if (GROUPED && map[p >> 5] == 0) *group &= ~(TOP_BIT >> (p >> 5));
 }
 
 /* The numerically lowest priority set in a non-empty map. */
 static inline unsigned map_first(uint32_t group, const uint32_t *map)
 {
-  unsigned w = clz32(group);
+  unsigned w = GROUPED ? clz32(group) : 0;
   return (w << 5) | clz32(map[w]);
 }
 
@@ -65,50 +127,28 @@ static inline tc_thread *ready_head(unsigned p) { return TC_THREAD_OF(tc__k.read
 static void preempted_add(tc_thread *t)
 {
   tc_list *l = &tc__k.preempted;
-  tc_node *n = l->head;
-  if (n != NULL) {
-    do {
-      if (PREEMPTED_OF(n)->threshold >= t->threshold) {
-        tc__list_insert_before(l, n, &t->preempt_node);
-        if (n == l->head) l->head = &t->preempt_node;
-        return;
-      }
-      n = n->next;
-    } while (n != l->head);
-  }
-  tc__list_push_back(l, &t->preempt_node);
+  tc_node *pos = l->head;
+  while (pos != NULL && PREEMPTED_OF(pos)->threshold < t->threshold) pos = list_next(l, pos);
+  tc__list_insert(l, pos, &t->preempt_node);
 }
 
-/* Insert `t` right behind the flagged threads of its list: where a thread that was running
- * belongs, so that it resumes before the threads that have not run yet. */
-static void ready_insert_after_flagged(tc_thread *t)
-{
-  tc_list *l = &tc__k.ready[t->priority];
-  tc_node *n = l->head;
-  if (n == NULL || !(TC_THREAD_OF(n)->flags & TC_TF_PREEMPTED)) {
-    tc__list_push_front(l, &t->sched_node);
-  } else {
-    do {
-      n = n->next;
-    } while (n != l->head && (TC_THREAD_OF(n)->flags & TC_TF_PREEMPTED));
-    tc__list_insert_before(l, n, &t->sched_node);
-  }
-  map_set(&tc__k.ready_group, tc__k.ready_map, t->priority);
-}
+static inline bool flagged(const tc_node *n) { return (TC_THREAD_OF(n)->flags & TC_TF_PREEMPTED) != 0; }
 
 void tc__ready_insert(tc_thread *t, bool at_front)
 {
   tc_list *l = &tc__k.ready[t->priority];
+  tc_node *pos = NULL; /* the back */
   if (t->flags & TC_TF_PREEMPTED) {
-    tc__list_push_front(l, &t->sched_node);
+    pos = l->head;
+    preempted_add(t);
   } else if (at_front) {
-    ready_insert_after_flagged(t);
-    return;
-  } else {
-    tc__list_push_back(l, &t->sched_node);
+    /* Right behind the flagged threads: where a thread that was running belongs, so that it
+     * resumes before the threads that have not run yet. */
+    pos = l->head;
+    while (pos != NULL && flagged(pos)) pos = list_next(l, pos);
   }
+  tc__list_insert(l, pos, &t->sched_node);
   map_set(&tc__k.ready_group, tc__k.ready_map, t->priority);
-  if (t->flags & TC_TF_PREEMPTED) preempted_add(t);
 }
 
 void tc__ready_remove(tc_thread *t)
@@ -123,22 +163,53 @@ void tc__ready_remove(tc_thread *t)
   }
 }
 
+void tc__ready_rotate(tc_thread *t)
+{
+  tc_list *l = &tc__k.ready[t->priority];
+  if (l->head == &t->sched_node && !(t->flags & TC_TF_PREEMPTED)) {
+    l->head = t->sched_node.next; /* the list is circular: its head goes to the back */
+  } else {
+    tc__ready_remove(t);
+    tc__ready_insert(t, false);
+  }
+}
+
+void tc__ready_unflag(tc_thread *t)
+{
+  tc_node *n = &t->sched_node;
+  t->flags &= (uint8_t)~TC_TF_PREEMPTED;
+  tc__list_remove(&tc__k.preempted, &t->preempt_node);
+  /* Flagged threads form a prefix of the list: unless `t` was its only member (at the head,
+   * followed by no flagged thread), it moves behind the others. */
+  tc_list *l = &tc__k.ready[t->priority];
+  if (l->head != n || flagged(n->next)) {
+    tc__list_remove(l, n);
+    tc__ready_insert(t, true);
+  }
+}
+
 /* `t` was running and loses the CPU while still ready. With its threshold in force it is
  * flagged so that it competes again with its threshold; either way it moves to the front of
  * its list (behind other flagged threads) so that it resumes before equal-priority threads. */
 static void displace(tc_thread *t)
 {
-  tc__ready_remove(t);
-  if (t->threshold < t->priority) t->flags |= TC_TF_PREEMPTED;
-  tc__ready_insert(t, true);
+  if (tc__k.ready[t->priority].head != &t->sched_node) {
+    tc__ready_remove(t);
+    if (t->threshold < t->priority) t->flags |= TC_TF_PREEMPTED;
+    tc__ready_insert(t, true);
+  } else if (t->threshold < t->priority) {
+    /* Already in front, where it belongs (the running thread is never flagged). */
+    t->flags |= TC_TF_PREEMPTED;
+    preempted_add(t);
+  }
 }
 
 tc_thread *tc__sched_choose(bool keep_running)
 {
   /* An activated HISR runs before any thread; hisr.c keeps the one to run. */
   if (tc__k.hisr_top != NULL) return tc__k.hisr_top;
-  if (tc__k.ready_group == 0) return NULL;
-  unsigned h = tc__sched_highest_ready();
+  if (!tc__sched_any_ready()) return NULL;
+  unsigned h = map_first(tc__k.ready_group, tc__k.ready_map);
   tc_thread *best = ready_head(h);
 
   /* The incumbent is the thread whose threshold a newcomer has to beat: the running thread,
@@ -168,10 +239,7 @@ void tc__sched_reschedule(bool keep_running)
   /* Chosen again before it ever lost the CPU (an interrupt handler or a scheduler-locked
    * section readied and removed a preemptor): it never stopped running, so it is no longer a
    * preempted thread; no switch will clear the flag for it. */
-  if (n != NULL && n == tc__k.current && (n->flags & TC_TF_PREEMPTED)) {
-    tc__ready_remove(n);
-    tc__ready_insert(n, true);
-  }
+  if (n != NULL && n == tc__k.current && (n->flags & TC_TF_PREEMPTED)) tc__ready_unflag(n);
 }
 
 void tc__sched_dispatch(void)
@@ -211,18 +279,28 @@ void tc__sched_set_effective(tc_thread *t, unsigned priority, unsigned threshold
 void tc__waitq_insert(tc_waitq *q, tc_thread *t)
 {
   tc_list *l = &q->threads;
-  tc_node *n = l->head;
-  if (n != NULL) {
-    do {
-      if (TC_THREAD_OF(n)->priority > t->priority) {
-        tc__list_insert_before(l, n, &t->sched_node);
-        if (n == l->head) l->head = &t->sched_node;
-        return;
-      }
-      n = n->next;
-    } while (n != l->head);
-  }
-  tc__list_push_back(l, &t->sched_node);
+  tc_node *pos = l->head;
+  while (pos != NULL && TC_THREAD_OF(pos)->priority <= t->priority) pos = list_next(l, pos);
+  tc__list_insert(l, pos, &t->sched_node);
+}
+
+const char *tc__waitq_check(const tc_waitq *q, size_t *n)
+{
+  *n = 0;
+  const tc_node *x = q->threads.head;
+  if (x == NULL) return NULL;
+  unsigned last = 0;
+  do {
+    const tc_thread *t = TC_THREAD_OF(x);
+    if (x->next == NULL || x->next->prev != x) return "wait queue links disagree";
+    if (t->magic != TC_MAGIC_THREAD || t->state != TC_PENDING || t->wait_q != q)
+      return "wait queue holds a thread that does not wait on it";
+    if (t->priority < last) return "wait queue out of priority order";
+    last = t->priority;
+    if (++*n > 1000000u) return "wait queue does not close";
+    x = x->next;
+  } while (x != q->threads.head);
+  return NULL;
 }
 
 static void thread_timeout_expired(tc_timeout *to)
@@ -299,8 +377,7 @@ void tc__sched_tick(void)
   if (r->threshold < r->priority) return;
   tc_node *h = tc__k.ready[r->priority].head;
   if (h->next == h) return; /* alone at its priority */
-  tc__ready_remove(r);
-  tc__ready_insert(r, false);
+  tc__ready_rotate(r);
 #if TC_STATS
   tc__k.stats.time_slices++;
 #endif
@@ -323,7 +400,9 @@ int tc_kernel_start(void)
 {
   (void)tc__lock();
   tc__k.started = true;
+#if TC_STATS
   tc__k.stamp = TC_PORT_CYCLES();
+#endif
   tc__sched_reschedule(false);
   int code = TC_PORT_START();
   /* Only the sim port returns: close the books on the context that was running. */

@@ -209,8 +209,7 @@ void tc_thread_yield(void)
   unsigned s = tc__lock();
   tc_thread *r = tc__k.current;
   if (r->state == TC_READY && tc__k.lock_nesting == 0) {
-    tc__ready_remove(r);
-    tc__ready_insert(r, false);
+    tc__ready_rotate(r);
     r->slice_left = r->time_slice;
     tc__sched_reschedule(false);
     tc__sched_dispatch();

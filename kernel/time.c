@@ -23,23 +23,14 @@ void tc__timeout_add(tc_timeout *to, uint32_t ticks)
   tc_list *l = &tc__k.timeouts;
   tc_node *n = l->head;
   uint32_t remaining = ticks;
-  if (n != NULL) {
-    do {
-      tc_timeout *e = TIMEOUT_OF(n);
-      if (remaining < e->delta) {
-        e->delta -= remaining;
-        to->delta = remaining;
-        tc__list_insert_before(l, n, &to->node);
-        if (n == l->head) l->head = &to->node;
-        to->linked = true;
-        return;
-      }
-      remaining -= e->delta;
-      n = n->next;
-    } while (n != l->head);
+  /* Walk to the first entry that expires later; it keeps only what remains after `to`. */
+  while (n != NULL && remaining >= TIMEOUT_OF(n)->delta) {
+    remaining -= TIMEOUT_OF(n)->delta;
+    n = n->next == l->head ? NULL : n->next;
   }
+  if (n != NULL) TIMEOUT_OF(n)->delta -= remaining;
   to->delta = remaining;
-  tc__list_push_back(l, &to->node);
+  tc__list_insert(l, n, &to->node);
   to->linked = true;
 }
 
