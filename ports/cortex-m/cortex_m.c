@@ -93,7 +93,7 @@ void SysTick_Handler(void)
  *
  * With WFI (the default) the core sleeps. PRIMASK closes the window between the decision to
  * sleep (taken masked) and WFI: an interrupt that arrives in between stays pending, wakes WFI
- * (a pending interrupt wakes WFI whatever PRIMASK says) and is taken at CPSIE.
+ * (a pending interrupt wakes WFI whatever PRIMASK says) and is taken once idle unmasks.
  *
  * With TC_CM_IDLE_WFI=0 idle spins with interrupts unmasked. Under QEMU -icount a sleeping
  * core executes no instructions, so virtual time has to be advanced by other means: with
@@ -129,7 +129,7 @@ static void systick_restart(uint32_t cycles)
   SYST_RVR = PERIOD - 1u;
 }
 
-/* With PRIMASK set. Returns the ticks the sleep spans (0: not suppressed). */
+/* Kernel masked. Returns the ticks the sleep spans (0: not suppressed). */
 static uint32_t ticks_suppress(void)
 {
   uint32_t span = tc__time_ticks_to_expiry(); /* UINT32_MAX: none pending */
@@ -145,7 +145,7 @@ static uint32_t ticks_suppress(void)
   return span;
 }
 
-/* With PRIMASK set, after WFI: count the boundaries passed. */
+/* Kernel masked, after WFI: count the boundaries passed. */
 static void ticks_resume(uint32_t span)
 {
   if (SCB_ICSR & ICSR_PENDSTSET) {
@@ -169,16 +169,20 @@ static inline void ticks_resume(uint32_t span) { (void)span; }
 static void idle_wait(void)
 {
 #if TC_CM_IDLE_WFI
-  __asm volatile("cpsid i\n\t"
-                 "msr basepri, %0"
-                 : : "r"(0u) : "memory");
+  /* Kernel masked (BASEPRI), as the idle loop runs: zero-latency interrupts go on. */
   uint32_t span = ticks_suppress();
-  __asm volatile("dsb\n\twfi" ::: "memory");
-  if (span != 0) ticks_resume(span);
-  __asm volatile("cpsie i\n\tisb" ::: "memory");
-#else
-  tc__cm_irq_restore(0); /* pending interrupts are taken here */
+  /* PRIMASK only around WFI, which needs BASEPRI 0 to be woken by a kernel interrupt. */
+  __asm volatile("cpsid i\n\t"
+                 "msr basepri, %0\n\t"
+                 "dsb\n\t"
+                 "wfi\n\t"
+                 "msr basepri, %1\n\t"
+                 "cpsie i\n\t"
+                 "isb"
+                 : : "r"(0u), "r"(TC_CM_BASEPRI) : "memory");
+  if (span != 0) ticks_resume(span); /* before any kernel interrupt runs */
 #endif
+  tc__cm_irq_restore(0); /* pending kernel interrupts are taken here */
   (void)tc__cm_irq_disable();
 }
 
