@@ -5,7 +5,8 @@
  *   - tc_signal_send() itself, when a thread signals itself;
  *   - the port, when it resumes a thread with signals pending (tc__signal_deliver, see
  *     tacet/port.h): after a switch to it, when an interrupt returns to it, before its entry
- *     (a port that needs telling is told by TC_PORT_SIGNAL_RESUME);
+ *     (a port that needs telling sees to->signals in TC_PORT_SWITCH, and is told by
+ *     TC_PORT_SIGNAL_RESUME about the thread an interrupt handler signalled);
  *   - the end of tc__thread_wait() (sched.c), when the thread's wait ends with signals
  *     pending or was ended by a signal.
  * To run the handler of a sleeping thread, or of one waiting in a service that can restart

@@ -92,8 +92,6 @@ void tc__switch_commit(void)
   }
   tc__k.current = to;
   TC_PORT_SWITCH(from, to);
-  /* Signals sent while it was not running: its handlers run first when it resumes. */
-  if (to != NULL && to->signals != 0) TC_PORT_SIGNAL_RESUME(to);
 }
 
 void tc__account_switch_cycles(uint64_t cycles)

@@ -28,7 +28,9 @@
  *                               NULL = idle). Called with interrupts masked, after the kernel
  *                               has made `to` current. The port may switch at once (sim) or
  *                               when interrupts are unmasked (PendSV); if it is called again
- *                               before it acted, only the last `to` counts.
+ *                               before it acted, only the last `to` counts. When
+ *                               to->signals != 0, `to` runs its signal handlers first (see
+ *                               tc__signal_deliver below).
  *   TC_PORT_START()             called by tc_kernel_start() with interrupts masked, no thread
  *                               current and the first thread chosen (tc__k.next, may be NULL).
  *                               The port starts its tick source, calls tc__switch_commit() while
@@ -43,14 +45,15 @@
  *
  * Optional macro
  *
- *   TC_PORT_SIGNAL_RESUME(t)    with interrupts masked: `t`, the current thread, has signals
- *                               pending and must run its handlers when the CPU next resumes
- *                               it (see tc__signal_deliver below). The kernel calls it when it
- *                               commits a switch to such a thread and when an interrupt
- *                               handler signals the thread it interrupted. A port that
- *                               switches in an exception uses it to divert that return into
- *                               its trampoline; a port that sees every resumption in C (sim)
- *                               leaves it undefined, and it compiles to nothing.
+ *   TC_PORT_SIGNAL_RESUME(t)    with interrupts masked, from tc_signal_send() in an interrupt
+ *                               handler: `t` is the thread the handler interrupted and must
+ *                               run its signal handlers when the interrupt returns to it (see
+ *                               tc__signal_deliver below). A port that resumes threads by an
+ *                               exception return uses it to divert that return into its
+ *                               trampoline; a port that sees every resumption in C (sim)
+ *                               leaves it undefined, and it compiles to nothing. It is only
+ *                               expanded in signal.c, so a port may make it the reference that
+ *                               links its delivery code only into programs that use signals.
  *
  * Kernel functions a port calls (declared at the end of this file)
  *
@@ -73,7 +76,8 @@
  *                         to itself or is blocked; a ready thread's handler then runs when
  *                         the thread's next wait ends. Weak: it exists only when the
  *                         application links signals, and t->signals is never set otherwise.
- *                         TC_PORT_SIGNAL_RESUME (above) tells the port when it is due.
+ *                         TC_PORT_SWITCH and TC_PORT_SIGNAL_RESUME (above) tell the port
+ *                         when it is due.
  */
 #ifndef TACET_PORT_H
 #define TACET_PORT_H

@@ -221,3 +221,11 @@ void tc_cm_stop(int code)
   tc__cm_stopping = true; /* from now on the kernel's switches are ignored */
   tc__cm_irq_restore(s);  /* from a thread: PendSV switches to the idle context here */
 }
+
+/* SVC numbers other than the port's own #0 (pendsv.S): an application's, if it defines this. */
+__attribute__((weak)) void tc_cm_svc(unsigned number, uint32_t *frame)
+{
+  (void)number;
+  (void)frame;
+  TC_PORT_PANIC("unexpected SVC", NULL);
+}

@@ -20,12 +20,16 @@
  *
  * Every context, the idle context included, runs on the process stack (PSP) in Thread mode,
  * so the same 11 instructions (17 with the FPU tests) switch threads and idle alike. The one
- * branch not taken on that path is signal delivery: `deliver` is set (TC_PORT_SIGNAL_RESUME)
- * when a context to load has signal handlers to run first; then C decides and diverts.
+ * branch not taken on that path is signal delivery: `deliver` is set when a context to load
+ * has signal handlers to run first; then C decides and diverts.
  */
         .syntax unified
         .thumb
         .text
+
+        /* Weak: only programs that use signals link trampoline.c (see there), and only they
+         * ever set `deliver`. */
+        .weak   tc__cm_signal_divert
 
         .globl  PendSV_Handler
         .type   PendSV_Handler, %function
@@ -61,23 +65,7 @@ PendSV_Handler:
         .pool
 
 /*
- * Signal delivery: the return path of a diverted context (trampoline.c has the C half and
- * the frame layout). PendSV returned into the trampoline, in Thread mode on the thread's own
- * stack, with r4-r11 (and s16-s31) already the thread's and the thread's interrupted frame
- * right above the stack pointer; r0 holds that frame's EXC_RETURN.
- */
-        .globl  tc__cm_signal_trampoline
-        .type   tc__cm_signal_trampoline, %function
-        .thumb_func
-tc__cm_signal_trampoline:
-        push    {r0, r1}                /* r1 only keeps the stack 8-byte aligned */
-        bl      tc__cm_signal_run       /* the handlers, as the thread, unmasked */
-        pop     {r0, r1}                /* the stack pointer is at the frame again */
-        svc     #0
-        .size   tc__cm_signal_trampoline, . - tc__cm_signal_trampoline
-
-/*
- * SVC #0 comes only from the trampoline: drop the SVC's own frame and return through the
+ * SVC #0 comes only from the trampoline (trampoline.S): drop the SVC's own frame and return through the
  * interrupted one, with its EXC_RETURN, so that the hardware restores r0-r3, r12, lr, pc
  * and xPSR exactly (an interrupted IT block or LDM included, which no Thread-mode code
  * could resume) and s0-s15 + FPSCR for an FP frame. Other SVC numbers go to tc_cm_svc().

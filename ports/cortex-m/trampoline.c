@@ -25,10 +25,12 @@
  * added frame directly below it needs no padding, and the trampoline leaves the stack pointer
  * exactly at the thread's frame when it issues SVC.
  *
- * When. The kernel calls TC_PORT_SIGNAL_RESUME(t) (tc__cm_signal_resume) when it commits a
- * switch to a thread with signals pending and when an interrupt handler signals the thread
- * it interrupted; that sets tc__cm_sw.deliver and pends PendSV, whose one extra instruction
- * on the common path tests it. Whether to divert is decided here, in PendSV, for the context
+ * When. A switch to a thread with signals pending (TC_PORT_SWITCH), or an interrupt handler
+ * that signals the thread it interrupted (TC_PORT_SIGNAL_RESUME: tc__cm_signal_resume), sets
+ * tc__cm_sw.deliver and pends PendSV, whose one extra instruction on the common path tests
+ * it. PendSV's call into this file is a weak reference, and tc__cm_signal_resume, called only
+ * from signal.c, is the strong one: a program that does not use signals never sets `deliver`
+ * and does not carry this file. Whether to divert is decided here, in PendSV, for the context
  * actually loaded: a context already diverted and not yet through its trampoline is left
  * alone (its trampoline will see the new signals), so a thread's stack grows by one frame at
  * most. A handler that is already running when more signals arrive is not re-entered:
@@ -37,7 +39,6 @@
 #include <string.h>
 
 #include "internal.h"
-#include "tacet/cortex_m.h"
 
 #define XPSR_THUMB  0x01000000u
 #define EXC_FP_BIT  0x10u /* EXC_RETURN bit 4 clear: extended (FP) frame */
@@ -81,6 +82,12 @@ void tc__cm_signal_divert(tc_cm_context *ctx)
   ctx->diverted = 1u;
 }
 
+void tc__cm_signal_resume(tc_thread *t)
+{
+  tc__cm_sw.deliver = &t->ctx;
+  TC_CM_ICSR = TC_CM_PENDSVSET;
+}
+
 /* The trampoline's C half: in the thread's context, unmasked. */
 void tc__cm_signal_run(void)
 {
@@ -88,12 +95,4 @@ void tc__cm_signal_run(void)
    * tc__signal_deliver() has already ended (and find it returning at once if not). */
   ((tc_cm_context *)(void *)tc__k.current)->diverted = 0u;
   tc__signal_deliver();
-}
-
-/* SVC numbers other than the port's own #0. */
-__attribute__((weak)) void tc_cm_svc(unsigned number, uint32_t *frame)
-{
-  (void)number;
-  (void)frame;
-  TC_PORT_PANIC("unexpected SVC", NULL);
 }

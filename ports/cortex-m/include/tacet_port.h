@@ -85,20 +85,21 @@ static inline void tc__cm_irq_restore(unsigned s)
   __asm volatile("msr basepri, %0\n\tisb" : : "r"(s) : "memory");
 }
 
-/* The kernel has made `to` current (NULL: idle). The context is tc_thread's first member. */
-static inline void tc__cm_switch(struct tc_thread *to)
+/* The kernel has made `to` current (NULL: idle). The context is tc_thread's first member.
+ * `signals`: `to` has signal handlers to run first; PendSV diverts its return through the
+ * trampoline (trampoline.c). */
+static inline void tc__cm_switch(struct tc_thread *to, bool signals)
 {
   if (tc__cm_stopping) return; /* tc_cm_stop(): the idle context ends the run */
-  tc__cm_sw.next = to != NULL ? (tc_cm_context *)(void *)to : &tc__cm_idle;
+  tc_cm_context *next = to != NULL ? (tc_cm_context *)(void *)to : &tc__cm_idle;
+  tc__cm_sw.next = next;
+  if (signals) tc__cm_sw.deliver = next;
   TC_CM_ICSR = TC_CM_PENDSVSET;
 }
 
-/* `t` is current and has signals pending: PendSV diverts its return through the trampoline. */
-static inline void tc__cm_signal_resume(struct tc_thread *t)
-{
-  tc__cm_sw.deliver = (tc_cm_context *)(void *)t;
-  TC_CM_ICSR = TC_CM_PENDSVSET;
-}
+/* An interrupt handler signalled `t`, the thread it interrupted (trampoline.c). Out of line:
+ * it is what links the trampoline into a program, and only signal.c calls it. */
+void tc__cm_signal_resume(struct tc_thread *t);
 
 void tc__cm_init(void);
 void tc__cm_stack_init(struct tc_thread *t);
@@ -118,7 +119,7 @@ _Noreturn void tc__cm_panic(const char *msg, const char *detail);
 #define TC_PORT_IRQ_DISABLE()       tc__cm_irq_disable()
 #define TC_PORT_IRQ_RESTORE(s)      tc__cm_irq_restore(s)
 #define TC_PORT_STACK_INIT(t)       tc__cm_stack_init(t)
-#define TC_PORT_SWITCH(from, to)    ((void)(from), tc__cm_switch(to))
+#define TC_PORT_SWITCH(from, to)    ((void)(from), tc__cm_switch((to), (to) != NULL && (to)->signals != 0))
 #define TC_PORT_START()             tc__cm_start()
 #define TC_PORT_CYCLES()            tc__cm_cycles()
 #define TC_PORT_CYCLES_HZ()         ((uint32_t)TC_BOARD_CYCLES_HZ)
