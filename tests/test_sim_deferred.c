@@ -1,7 +1,8 @@
 /* HISRs, signals and timers with real simulated interrupts (sim port): exact cycles of HISR
  * runs and preemption inside tc_sim_consume, switch costs and counters, signal delivery where
- * it needs the port (an interrupt returning to its thread, a preempted or suspended or not
- * yet started thread), wait data surviving a handler, timers and tick suppression in idle. */
+ * it needs the port (an interrupt returning to its thread, a preempted thread; suspended and
+ * not yet started threads are in test_signal, on both ports), wait data surviving a handler,
+ * timers and tick suppression in idle. */
 #include "tacet/sim.h"
 #include "tct.h"
 
@@ -147,36 +148,6 @@ static void preempted_thread_runs_handler_first(void)
   CHECK_LOG("H@1000 H-end@1100 h2:L@1100 L@1000100");
 }
 
-static void entry_logger(void *arg)
-{
-  (void)arg;
-  tct_log("%s-entry", tc_thread_self()->name);
-  OK(tc_thread_suspend(tc_thread_self()));
-  tct_log("%s-back", tc_thread_self()->name);
-}
-
-static void sender(void *arg)
-{
-  (void)arg;
-  OK(tc_signal_handler_set(H, now_handler));
-  OK(tc_signal_send(H, 0x4)); /* H has not run yet */
-  tct_log("sent");
-  OK(tc_thread_sleep(1));     /* H runs: handler first, then its entry; it suspends */
-  OK(tc_signal_send(H, 0x8)); /* suspended: pending until resumed */
-  tct_log("sent2");
-  OK(tc_thread_resume(H));
-  tct_log("end");
-}
-
-static void not_started_and_suspended_threads(void)
-{
-  tct_begin();
-  OK(tc_thread_create(L, "S", sender, NULL, TCT_STACK(0), 1, 1, 0, TC_AUTO_START));
-  OK(tc_thread_create(H, "H", entry_logger, NULL, TCT_STACK(1), 5, 5, 0, TC_AUTO_START));
-  CHECK_EQ(tct_run_kernel(), 0);
-  CHECK_LOG("sent h4:H@0 H-entry sent2 end h8:H@100000 H-back");
-}
-
 /* A thread's wait has ended with a block handed over; before it runs, a signal arrives and
  * its handler blocks on a byte pool (using the thread's wait data): the block still comes
  * out of tc_block_alloc(). */
@@ -259,6 +230,5 @@ TCT_MAIN("test_sim_deferred",
          TCT_CASE(hisr_from_idle),
          TCT_CASE(interrupt_returns_into_the_handler),
          TCT_CASE(preempted_thread_runs_handler_first),
-         TCT_CASE(not_started_and_suspended_threads),
          TCT_CASE(wait_data_survives_a_handler),
          TCT_CASE(idle_timers_are_tickless))
