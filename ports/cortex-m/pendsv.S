@@ -65,10 +65,11 @@ PendSV_Handler:
         .pool
 
 /*
- * SVC #0 comes only from the trampoline (trampoline.S): drop the SVC's own frame and return through the
- * interrupted one, with its EXC_RETURN, so that the hardware restores r0-r3, r12, lr, pc
- * and xPSR exactly (an interrupted IT block or LDM included, which no Thread-mode code
- * could resume) and s0-s15 + FPSCR for an FP frame. Other SVC numbers go to tc_cm_svc().
+ * SVC #0 comes only from the signal trampoline (trampoline.S): drop the SVC's own frame and
+ * return through the interrupted one, with its EXC_RETURN, so that the hardware restores
+ * r0-r3, r12, lr, pc and xPSR exactly (an interrupted IT block or LDM included, which no
+ * Thread-mode code could resume) and s0-s15 + FPSCR for an FP frame. Other SVC numbers go to
+ * tc_cm_svc().
  */
         .globl  SVC_Handler
         .type   SVC_Handler, %function
