@@ -168,10 +168,7 @@ tc_status tc_block_pool_delete(tc_block_pool *bp)
   TC_ARG_CHECK(pool_valid(bp), TC_INVALID);
   TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
   unsigned s = tc__lock();
-  while (bp->waiters.threads.head != NULL) tc__thread_wake(TC_THREAD_OF(bp->waiters.threads.head), TC_DELETED);
-  bp->magic = 0;
-  tc__list_remove(&tc__k.block_pools, &bp->created_node);
-  tc__sched_dispatch();
+  tc__object_delete(&bp->waiters, &bp->magic, &tc__k.block_pools, &bp->created_node);
   tc__unlock(s);
   return TC_OK;
 }

@@ -112,10 +112,7 @@ tc_status tc_event_delete(tc_event *e)
   TC_ARG_CHECK(event_valid(e), TC_INVALID);
   TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
-  while (e->waiters.threads.head != NULL) tc__thread_wake(TC_THREAD_OF(e->waiters.threads.head), TC_DELETED);
-  e->magic = 0;
-  tc__list_remove(&tc__k.events, &e->created_node);
-  tc__sched_dispatch();
+  tc__object_delete(&e->waiters, &e->magic, &tc__k.events, &e->created_node);
   tc__unlock(k);
   return TC_OK;
 }

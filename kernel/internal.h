@@ -202,6 +202,10 @@ static inline bool tc__wait_restart(const uint32_t *magic, uint32_t expected, ui
 }
 /* End the wait of `t` with `status`; it becomes ready (or suspended). Does not dispatch. */
 void tc__thread_wake(tc_thread *t, tc_status status);
+/* The common end of an object's delete service, with the lock held: every thread waiting in
+ * `q` gets TC_DELETED, the object's magic is cleared (so a wait that restarts after a signal
+ * handler sees it gone), it leaves its created list, and the woken threads may run. */
+void tc__object_delete(tc_waitq *q, uint32_t *magic, tc_list *created, tc_node *node);
 void tc__waitq_insert(tc_waitq *q, tc_thread *t);
 
 /* For the object checkers: every entry of `q` is a pending thread that waits on `q`, in

@@ -121,10 +121,7 @@ tc_status tc_port_delete(tc_port *p)
   TC_ARG_CHECK(port_valid(p), TC_INVALID);
   TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
-  while (p->waiters.threads.head != NULL) tc__thread_wake(TC_THREAD_OF(p->waiters.threads.head), TC_DELETED);
-  p->magic = 0;
-  tc__list_remove(&tc__k.ports, &p->created_node);
-  tc__sched_dispatch();
+  tc__object_delete(&p->waiters, &p->magic, &tc__k.ports, &p->created_node);
   tc__unlock(k);
   return TC_OK;
 }

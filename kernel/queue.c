@@ -170,10 +170,7 @@ tc_status tc_queue_delete(tc_queue *q)
   TC_ARG_CHECK(queue_valid(q), TC_INVALID);
   TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
-  while (q->waiters.threads.head != NULL) tc__thread_wake(TC_THREAD_OF(q->waiters.threads.head), TC_DELETED);
-  q->magic = 0;
-  tc__list_remove(&tc__k.queues, &q->created_node);
-  tc__sched_dispatch();
+  tc__object_delete(&q->waiters, &q->magic, &tc__k.queues, &q->created_node);
   tc__unlock(k);
   return TC_OK;
 }

@@ -341,6 +341,14 @@ tc_status tc__thread_wait(tc_waitq *q, unsigned state, uint32_t timeout, unsigne
   }
 }
 
+void tc__object_delete(tc_waitq *q, uint32_t *magic, tc_list *created, tc_node *node)
+{
+  while (q->threads.head != NULL) tc__thread_wake(TC_THREAD_OF(q->threads.head), TC_DELETED);
+  *magic = 0;
+  tc__list_remove(created, node);
+  tc__sched_dispatch();
+}
+
 void tc__thread_wake(tc_thread *t, tc_status status)
 {
   if (t->wait_q != NULL) {

@@ -79,10 +79,7 @@ tc_status tc_sem_delete(tc_sem *s)
   TC_ARG_CHECK(sem_valid(s), TC_INVALID);
   TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
-  while (s->waiters.threads.head != NULL) tc__thread_wake(TC_THREAD_OF(s->waiters.threads.head), TC_DELETED);
-  s->magic = 0;
-  tc__list_remove(&tc__k.sems, &s->created_node);
-  tc__sched_dispatch();
+  tc__object_delete(&s->waiters, &s->magic, &tc__k.sems, &s->created_node);
   tc__unlock(k);
   return TC_OK;
 }
