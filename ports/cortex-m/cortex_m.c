@@ -30,6 +30,9 @@
 #define SYST_CSR_ENABLE    (1u << 0)
 #define SYST_CSR_TICKINT   (1u << 1)
 #define SYST_CSR_CLKSOURCE (1u << 2) /* processor clock */
+#define SYST_CSR_HOLD (SYST_CSR_TICKINT | SYST_CSR_CLKSOURCE) /* stopped, set up to run */
+#define SYST_CSR_RUN  (SYST_CSR_ENABLE | SYST_CSR_HOLD)
+#define PERIOD        (TC_BOARD_CPU_HZ / TC_TICK_HZ) /* processor cycles per tick */
 
 #define XPSR_THUMB     0x01000000u
 #define EXC_RETURN_PSP 0xFFFFFFFDu /* Thread mode, process stack, no FP frame */
@@ -89,6 +92,19 @@ void SysTick_Handler(void)
   tc_isr_exit();
 }
 
+/* (Re)start SysTick so that it interrupts in `cycles`, then every PERIOD. SysTick loads its
+ * counter only from RVR, when it wraps or after CVR is written; waiting for that load before
+ * RVR is set to PERIOD keeps a different first period for exactly one period. */
+static void systick_restart(uint32_t cycles)
+{
+  SYST_RVR = (cycles < 2u ? 2u : cycles) - 1u;
+  SYST_CVR = 0;
+  SYST_CSR = SYST_CSR_RUN;
+  while (SYST_CVR == 0) {
+  }
+  SYST_RVR = PERIOD - 1u;
+}
+
 /* Nothing to run: let interrupts in until one changes that.
  *
  * With WFI (the default) the core sleeps. PRIMASK closes the window between the decision to
@@ -111,23 +127,8 @@ void SysTick_Handler(void)
  * when another interrupt wakes the core earlier, counting the boundaries that passed. Tick
  * boundaries keep their phase, except that SysTick stands still for the few cycles in which
  * it is reprogrammed (stopping it is the only way to load its counter): a tick is late by
- * that much per sleep.
- *
- * SysTick loads its counter only from RVR, when it wraps or after CVR is written; a new RVR
- * is kept for exactly one period by waiting for that load before RVR is set back. */
-#define PERIOD   (TC_BOARD_CPU_HZ / TC_TICK_HZ)
+ * that much per sleep. */
 #define MAX_SPAN (0x01000000u / PERIOD)
-
-/* Restart SysTick so that it interrupts in `cycles`, then every PERIOD. */
-static void systick_restart(uint32_t cycles)
-{
-  SYST_RVR = (cycles < 2u ? 2u : cycles) - 1u;
-  SYST_CVR = 0;
-  SYST_CSR = SYST_CSR_ENABLE | SYST_CSR_TICKINT | SYST_CSR_CLKSOURCE;
-  while (SYST_CVR == 0) {
-  }
-  SYST_RVR = PERIOD - 1u;
-}
 
 /* Kernel masked. Returns the ticks the sleep spans (0: not suppressed). */
 static uint32_t ticks_suppress(void)
@@ -135,10 +136,10 @@ static uint32_t ticks_suppress(void)
   uint32_t span = tc__time_ticks_to_expiry(); /* UINT32_MAX: none pending */
   if (span < 2u) return 0;
   if (span > MAX_SPAN) span = MAX_SPAN;
-  SYST_CSR = SYST_CSR_TICKINT | SYST_CSR_CLKSOURCE; /* stop */
+  SYST_CSR = SYST_CSR_HOLD;                         /* stop */
   uint32_t left = SYST_CVR;                         /* to the next boundary */
   if ((SCB_ICSR & ICSR_PENDSTSET) || left == 0) {   /* that boundary has come: no sleep */
-    SYST_CSR = SYST_CSR_ENABLE | SYST_CSR_TICKINT | SYST_CSR_CLKSOURCE;
+    SYST_CSR = SYST_CSR_RUN;
     return 0;
   }
   systick_restart(left + (span - 1u) * PERIOD);
@@ -154,7 +155,7 @@ static void ticks_resume(uint32_t span)
     tc__time_skip(span - 1u);
     return;
   }
-  SYST_CSR = SYST_CSR_TICKINT | SYST_CSR_CLKSOURCE;
+  SYST_CSR = SYST_CSR_HOLD;
   uint32_t to_end = SYST_CVR; /* boundaries lie at to_end - k * PERIOD, k = 0 .. span-1 */
   uint32_t ahead = to_end == 0 ? 1u : (to_end + PERIOD - 1u) / PERIOD;
   tc__time_skip(span - ahead);
@@ -188,9 +189,7 @@ static void idle_wait(void)
 
 int tc__cm_start(void)
 {
-  SYST_RVR = TC_BOARD_CPU_HZ / TC_TICK_HZ - 1u;
-  SYST_CVR = 0;
-  SYST_CSR = SYST_CSR_ENABLE | SYST_CSR_TICKINT | SYST_CSR_CLKSOURCE;
+  systick_restart(PERIOD);
   for (;;) {
     if (tc__cm_stopping) break;
     if (tc__k.next != tc__k.current) {
