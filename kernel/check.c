@@ -51,8 +51,7 @@ static const char *check_ready(size_t *ready_total, size_t *flagged_total)
       bool flagged = (t->flags & TC_TF_PREEMPTED) != 0;
       FAIL_IF(flagged && seen_unflagged, "preempted thread behind a non-preempted one");
       FAIL_IF(flagged && t->threshold >= t->priority, "thread flagged preempted without a threshold in force");
-      FAIL_IF(flagged && t == tc__k.current && tc__k.current == tc__k.next,
-              "the running thread is flagged preempted");
+      FAIL_IF(flagged && t == tc__k.chosen, "the chosen thread is flagged preempted");
       seen_unflagged |= !flagged;
       *flagged_total += flagged;
       x = x->next;
@@ -196,15 +195,20 @@ static const char *check_all(void)
   FAIL_IF(tc__k.current != NULL && tc__k.current->magic != TC_MAGIC_THREAD, "current is not a thread");
   FAIL_IF(tc__k.next != NULL && (tc__k.next->magic != TC_MAGIC_THREAD || tc__k.next->state != TC_READY),
           "next is not a ready thread");
-  if (tc__k.started && tc__k.lock_nesting == 0 && tc__k.isr_nesting == 0) {
-    FAIL_IF(tc__k.next != tc__k.current, "a switch is pending outside an interrupt with the scheduler unlocked");
-    FAIL_IF(tc__k.next != tc__sched_choose(true), "the running thread is not the one the scheduling rules choose");
+  const tc_thread *r = tc__k.chosen;
+  FAIL_IF(r != NULL && (r->magic != TC_MAGIC_THREAD || r->state != TC_READY || (r->flags & TC_TF_HISR)),
+          "the chosen thread is not a ready thread");
+  FAIL_IF(r == NULL && tc__sched_any_ready(), "threads are ready and none is chosen");
+  FAIL_IF(tc__k.next != (tc__k.hisr_top != NULL ? tc__k.hisr_top : r), "next is neither the first HISR nor the chosen thread");
+  if (tc__k.started) {
+    FAIL_IF(tc__k.next != tc__sched_choose(true), "the chosen thread is not the one the scheduling rules choose");
     /* The rule itself, independently of how choose() implements it: no ready thread may be
-     * above the running thread's threshold. */
-    const tc_thread *r = tc__k.current;
-    FAIL_IF(r != NULL && r->state == TC_READY && tc__sched_any_ready() && tc__sched_highest_ready() < r->threshold,
+     * above the chosen thread's threshold. */
+    FAIL_IF(r != NULL && tc__sched_highest_ready() < r->threshold,
             "a ready thread above the running thread's threshold is not running");
   }
+  if (tc__k.started && tc__k.lock_nesting == 0 && tc__k.isr_nesting == 0)
+    FAIL_IF(tc__k.next != tc__k.current, "a switch is pending outside an interrupt with the scheduler unlocked");
 #if TC_STATS
   FAIL_IF(switches_in != tc__k.stats.context_switches, "per-thread switches disagree with the total");
   FAIL_IF(preempted != tc__k.stats.preemptions, "per-thread preemptions disagree with the total");

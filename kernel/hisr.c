@@ -49,7 +49,9 @@ void tc__hisr_activate_locked(tc_hisr *h)
   h->ctx.state = TC_READY;
   tc__list_push_back(&tc__k.hisr_ready[h->priority], &h->ctx.sched_node);
   update_top();
-  tc__sched_reschedule(true); /* a thread it preempts is displaced as by a thread */
+  /* The HISR runs next; the chosen thread keeps its claim and its threshold, as under an
+   * interrupt handler. */
+  tc__sched_reschedule(true);
 }
 
 /* The body of every HISR's context: run fn once per activation, then step aside. */
@@ -62,7 +64,7 @@ static void hisr_entry(void *arg)
       tc__list_remove(&tc__k.hisr_ready[h->priority], &h->ctx.sched_node);
       h->ctx.state = TC_SUSPENDED;
       update_top();
-      tc__sched_reschedule(false);
+      tc__sched_reschedule(true);
       tc__sched_dispatch();
       tc__unlock(s); /* a port that switches in an exception (PendSV) switches here */
       s = tc__lock(); /* activated again */

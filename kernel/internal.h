@@ -57,7 +57,11 @@
 typedef struct {
   /* Scheduling. */
   tc_thread *current;    /* the thread the kernel has handed the CPU to (NULL: idle) */
-  tc_thread *next;       /* the thread the scheduling rules choose (NULL: nothing ready) */
+  tc_thread *next;       /* the context to run: the first activated HISR, else `chosen` */
+  tc_thread *chosen;     /* the thread the scheduling rules give the CPU to (NULL: none ready):
+                            the running thread of the rules, whose threshold is in force from
+                            the moment it is chosen, even while the switch to it waits for an
+                            interrupt handler's exit or the scheduler lock, or an HISR runs */
   tc_thread *last_ran;   /* the last non-idle current, to tell real switches from idle gaps */
   bool real_switch;      /* the switch being committed begins a thread other than last_ran */
   uint32_t ready_group;  /* bit w (from the top) set when ready_map[w] != 0; kept only when
@@ -65,6 +69,7 @@ typedef struct {
   uint32_t ready_map[TC_MAP_WORDS];     /* bit p%32 (from the top) set when list p non-empty */
   tc_list preempted;     /* threads preempted with their threshold in force, by threshold */
   tc_list ready[TC_PRIORITIES];
+  uint32_t wait_seq;     /* numbers the waits in the order they begin (FIFO among equals) */
   unsigned lock_nesting; /* tc_sched_lock() depth */
   unsigned isr_nesting;  /* tc_isr_enter() depth */
   bool started;
@@ -154,9 +159,10 @@ void tc__ready_rotate(tc_thread *t);
  * again, so it is no longer a preempted thread. As tc__ready_remove(t) then
  * tc__ready_insert(t, true). */
 void tc__ready_unflag(tc_thread *t);
-/* Re-choose the next thread after any change of the ready set, a priority or a threshold.
- * `keep_running`: the running thread competes with its threshold (false after a yield or a
- * time-slice rotation, where it has given its turn away). */
+/* Re-choose the thread to run after any change of the ready set, a priority or a threshold.
+ * `keep_running`: the chosen thread, if still ready, competes with its threshold (false after
+ * a yield or a time-slice rotation, where it has given its turn away and the head of the
+ * highest ready list runs). Sets tc__k.chosen and tc__k.next; does not switch. */
 void tc__sched_reschedule(bool keep_running);
 /* Hand the CPU to tc__k.next if the context allows it now (thread context, scheduler
  * unlocked, kernel started); otherwise the switch happens at tc_isr_exit / tc_sched_unlock. */

@@ -8,12 +8,16 @@
  * of one map word gives the highest ready priority in two instructions on ARMv7-M and x86
  * alike, whatever the number of threads (O(1); up to 1024 levels).
  *
- * Preemption threshold (ThreadX semantics). The running thread R holds the CPU against any
- * ready thread whose priority is not numerically below R's threshold. When R is preempted
- * while its threshold is in force (threshold < priority), it is flagged TC_TF_PREEMPTED, moved
- * to the head of its ready list and entered in the `preempted` list, which is kept in order of
- * threshold. When the preempting threads block, the head of that list -- the innermost
- * preemption, the strictest threshold -- competes again with its threshold, not its priority.
+ * Preemption threshold (ThreadX semantics; docs/kernel.md states the rules, the model in
+ * tests/model/ executes them). The chosen thread R -- the running thread of the rules,
+ * tc__k.chosen -- holds the CPU against any ready thread whose priority is not numerically
+ * below R's threshold. When R is preempted while its threshold is in force (threshold <
+ * priority), it is flagged TC_TF_PREEMPTED, moved to the head of its ready list and entered in
+ * the `preempted` list, which is kept in order of threshold. Preempted threads do not compete
+ * while R is ready: only when R leaves the CPU (blocks, suspends, ends) does the head of that
+ * list -- the innermost preemption, the strictest threshold -- compete again with its
+ * threshold, not its priority. A yield or the end of a time slice is not leaving: R's turn
+ * goes to the head of the highest ready list, R itself if it is alone there.
  * Example: L (10, threshold 5) runs, M (7) becomes ready: no switch; H (3) becomes ready: H
  * runs and L is flagged; H blocks: the highest ready priority is 7, which does not beat L's
  * threshold 5, so L resumes, not M. Nested preemptions unwind innermost first. (The innermost
@@ -22,9 +26,14 @@
  * list is ordered by threshold.) Choosing stays O(1); entering a preempted thread walks the
  * other preempted threads, at most one per level of nested thresholds.
  *
+ * Waiting. A wait queue is ordered by priority and, among equal priorities, by the order the
+ * waits began (a sequence number taken when the wait starts), so a waiter whose priority or
+ * threshold changes keeps its turn among the waiters of its new priority.
+ *
  * Invariants (verified by tc_check): flagged threads form a prefix of their ready list; a
- * ready thread is in exactly one ready list, the one of its effective priority; the `next`
- * thread is the one tc__sched_choose() returns.
+ * ready thread is in exactly one ready list, the one of its effective priority; the chosen
+ * thread is never flagged and is the one choose_thread() returns; `next` is the first activated
+ * HISR or else the chosen thread.
  */
 #include <string.h>
 
@@ -188,7 +197,7 @@ void tc__ready_unflag(tc_thread *t)
   }
 }
 
-/* `t` was running and loses the CPU while still ready. With its threshold in force it is
+/* `t`, the chosen thread, loses the CPU while still ready. With its threshold in force it is
  * flagged so that it competes again with its threshold; either way it moves to the front of
  * its list (behind other flagged threads) so that it resumes before equal-priority threads. */
 static void displace(tc_thread *t)
@@ -198,48 +207,55 @@ static void displace(tc_thread *t)
     if (t->threshold < t->priority) t->flags |= TC_TF_PREEMPTED;
     tc__ready_insert(t, true);
   } else if (t->threshold < t->priority) {
-    /* Already in front, where it belongs (the running thread is never flagged). */
+    /* Already in front, where it belongs (the chosen thread is never flagged). */
     t->flags |= TC_TF_PREEMPTED;
     preempted_add(t);
   }
+}
+
+/* The thread the scheduling rules give the CPU to, HISRs aside (tc__k.chosen is the one they
+ * gave it to last). While the chosen thread is ready it holds the CPU against every thread
+ * that is not above its threshold (rule 1), unless it gave its turn away (`keep_running`
+ * false: a yield or the end of its time slice), when the head of the highest ready list runs:
+ * the thread itself if nothing of its priority or above is ready. Only when it has left the
+ * ready set (blocked, suspended, ended) do the preempted threads compete again, the innermost
+ * one with its threshold. */
+static tc_thread *choose_thread(bool keep_running)
+{
+  if (!tc__sched_any_ready()) return NULL;
+  unsigned h = map_first(tc__k.ready_group, tc__k.ready_map);
+  tc_thread *r = tc__k.chosen;
+  if (r != NULL && r->state == TC_READY) return keep_running && h >= r->threshold ? r : ready_head(h);
+  if (tc__k.preempted.head != NULL) {
+    tc_thread *p = PREEMPTED_OF(tc__k.preempted.head);
+    if (h >= p->threshold) return p;
+  }
+  return ready_head(h);
 }
 
 tc_thread *tc__sched_choose(bool keep_running)
 {
   /* An activated HISR runs before any thread; hisr.c keeps the one to run. */
   if (tc__k.hisr_top != NULL) return tc__k.hisr_top;
-  if (!tc__sched_any_ready()) return NULL;
-  unsigned h = map_first(tc__k.ready_group, tc__k.ready_map);
-  tc_thread *best = ready_head(h);
-
-  /* The incumbent is the thread whose threshold a newcomer has to beat: the running thread,
-   * or else the innermost preempted thread (the strictest threshold). */
-  tc_thread *incumbent = NULL;
-  tc_thread *r = tc__k.current;
-  if (keep_running && r != NULL && r == tc__k.next && r->state == TC_READY) incumbent = r;
-  if (tc__k.preempted.head != NULL) {
-    tc_thread *p = PREEMPTED_OF(tc__k.preempted.head);
-    if (incumbent == NULL || p->threshold < incumbent->threshold) incumbent = p;
-  }
-  if (incumbent != NULL && h >= incumbent->threshold) return incumbent;
-  return best;
+  return choose_thread(keep_running);
 }
 
 void tc__sched_reschedule(bool keep_running)
 {
-  tc_thread *n = tc__sched_choose(keep_running);
-  tc_thread *old = tc__k.next;
-  if (n == old) return;
-  /* An HISR's context is in no ready list: one preempted by a higher HISR stays at the head
-   * of its HISR list (hisr.c) and needs no displacing. */
-  if (keep_running && old != NULL && old == tc__k.current && old->state == TC_READY &&
-      !(old->flags & TC_TF_HISR))
-    displace(old);
-  tc__k.next = n;
-  /* Chosen again before it ever lost the CPU (an interrupt handler or a scheduler-locked
-   * section readied and removed a preemptor): it never stopped running, so it is no longer a
-   * preempted thread; no switch will clear the flag for it. */
-  if (n != NULL && n == tc__k.current && (n->flags & TC_TF_PREEMPTED)) tc__ready_unflag(n);
+  tc_thread *old = tc__k.chosen;
+  tc_thread *n = choose_thread(keep_running);
+  if (n != old) {
+    /* Preempted while still ready: its threshold was in force from the moment it was chosen,
+     * whether or not the switch to it has happened yet (an interrupt handler or a locked
+     * section may choose twice before any switch), as ThreadX's execute pointer. */
+    if (keep_running && old != NULL && old->state == TC_READY) displace(old);
+    tc__k.chosen = n;
+    /* A preempted thread is chosen only as the innermost one (or as the head of the highest
+     * list, which it then is): its threshold is in force again. */
+    if (n != NULL && (n->flags & TC_TF_PREEMPTED)) tc__ready_unflag(n);
+  }
+  /* An HISR runs above the threads without changing which of them holds the CPU. */
+  tc__k.next = tc__k.hisr_top != NULL ? tc__k.hisr_top : n;
 }
 
 void tc__sched_dispatch(void)
@@ -249,22 +265,42 @@ void tc__sched_dispatch(void)
     tc__switch_commit();
 }
 
+/* A new threshold for `t` at an unchanged priority. A ready thread keeps its place (as a
+ * waiting one keeps its place in its queue); only a preempted thread's bookkeeping depends on
+ * the threshold: its rank in the preempted list, or, at a threshold equal to its priority,
+ * whether it is a preempted thread at all. */
+static void set_threshold(tc_thread *t, unsigned threshold)
+{
+  if (!(t->flags & TC_TF_PREEMPTED)) {
+    t->threshold = (uint16_t)threshold;
+  } else if (threshold < t->priority) {
+    tc__list_remove(&tc__k.preempted, &t->preempt_node);
+    t->threshold = (uint16_t)threshold;
+    preempted_add(t);
+  } else {
+    tc__ready_unflag(t);
+    t->threshold = (uint16_t)threshold;
+  }
+}
+
 void tc__sched_set_effective(tc_thread *t, unsigned priority, unsigned threshold)
 {
-  if (t->state == TC_READY) {
+  if (priority == t->priority) {
+    set_threshold(t, threshold);
+  } else if (t->state == TC_READY) {
     bool flagged = (t->flags & TC_TF_PREEMPTED) != 0;
-    bool running = t == tc__k.current;
     tc__ready_remove(t);
     t->priority = (uint16_t)priority;
     t->threshold = (uint16_t)threshold;
     if (flagged && t->threshold < t->priority) t->flags |= TC_TF_PREEMPTED;
-    /* A running or preempted thread keeps its claim to resume first; others queue at the back. */
-    tc__ready_insert(t, flagged || running);
+    /* The chosen thread and a preempted one keep their claim to resume first; others queue
+     * at the back of their new priority. */
+    tc__ready_insert(t, flagged || t == tc__k.chosen);
   } else {
     t->priority = (uint16_t)priority;
     t->threshold = (uint16_t)threshold;
     if (t->wait_q != NULL) {
-      /* Keep the wait queue in priority order, and let its object react (inheritance). */
+      /* Keep the wait queue in order, and let its object react (inheritance). */
       tc_waitq *q = t->wait_q;
       tc__list_remove(&q->threads, &t->sched_node);
       tc__waitq_insert(q, t);
@@ -276,11 +312,20 @@ void tc__sched_set_effective(tc_thread *t, unsigned priority, unsigned threshold
 
 /* ---- waiting ---------------------------------------------------------------------------- */
 
+/* `a` is served before `b`: higher priority, or equal priority and it began to wait first.
+ * Wait sequence numbers wrap; they compare right while fewer than 2^31 waits separate two
+ * waiters of one queue. */
+static inline bool served_before(const tc_thread *a, const tc_thread *b)
+{
+  return a->priority < b->priority ||
+         (a->priority == b->priority && (int32_t)(a->wait_seq - b->wait_seq) < 0);
+}
+
 void tc__waitq_insert(tc_waitq *q, tc_thread *t)
 {
   tc_list *l = &q->threads;
   tc_node *pos = l->head;
-  while (pos != NULL && TC_THREAD_OF(pos)->priority <= t->priority) pos = list_next(l, pos);
+  while (pos != NULL && served_before(TC_THREAD_OF(pos), t)) pos = list_next(l, pos);
   tc__list_insert(l, pos, &t->sched_node);
 }
 
@@ -289,14 +334,15 @@ const char *tc__waitq_check(const tc_waitq *q, size_t *n)
   *n = 0;
   const tc_node *x = q->threads.head;
   if (x == NULL) return NULL;
-  unsigned last = 0;
+  const tc_thread *last = NULL;
   do {
     const tc_thread *t = TC_THREAD_OF(x);
     if (x->next == NULL || x->next->prev != x) return "wait queue links disagree";
     if (t->magic != TC_MAGIC_THREAD || t->state != TC_PENDING || t->wait_q != q)
       return "wait queue holds a thread that does not wait on it";
-    if (t->priority < last) return "wait queue out of priority order";
-    last = t->priority;
+    if (last != NULL && t->priority < last->priority) return "wait queue out of priority order";
+    if (last != NULL && !served_before(last, t)) return "equal-priority waiters out of the order they began to wait";
+    last = t;
     if (++*n > 1000000u) return "wait queue does not close";
     x = x->next;
   } while (x != q->threads.head);
@@ -319,13 +365,14 @@ tc_status tc__thread_wait(tc_waitq *q, unsigned state, uint32_t timeout, unsigne
     t->state = (uint8_t)state;
     t->wait_q = q;
     t->wait_status = TC_OK;
+    t->wait_seq = tc__k.wait_seq++;
     if (sleeping || (state & TC__WAIT_RESTARTABLE)) t->flags |= TC_TF_SIGNAL_WAKE;
     if (q != NULL) tc__waitq_insert(q, t);
     if (timeout != TC_WAIT_FOREVER) {
       t->timeout.expire = thread_timeout_expired;
       tc__timeout_add(&t->timeout, timeout);
     }
-    tc__sched_reschedule(false);
+    tc__sched_reschedule(true);
     tc__sched_dispatch();
     tc__unlock(s); /* a port that switches in an exception (PendSV) switches here */
     tc_status st = t->wait_status;

@@ -48,7 +48,9 @@ static void finish_thread(tc_thread *t, unsigned final_state)
   t->state = (uint8_t)final_state;
   if (tc__mutex_thread_exit != NULL) tc__mutex_thread_exit(t); /* linked only with mutex.c */
   if (tc__taskport_thread_exit != NULL) tc__taskport_thread_exit(t); /* with taskport.c */
-  tc__sched_reschedule(false);
+  /* Another thread's end leaves the running thread its CPU and its threshold; its own end
+   * lets the preempted threads compete (tc__sched_reschedule). */
+  tc__sched_reschedule(true);
 }
 
 tc_status tc_thread_create(tc_thread *t, const char *name, void (*entry)(void *arg), void *arg,

@@ -8,7 +8,8 @@
 #include "internal.h"
 #include "tct.h"
 
-static tc_thread th[4];
+static tc_thread th[6];
+static tc_sem sem;
 
 static void expect_detected(const char *file, int line, const char *what)
 {
@@ -74,6 +75,17 @@ static void corruptions(void *arg)
   th[3].state = TC_SUSPENDED;
   tc__unlock(s);
 
+  /* The chosen thread is not the one the rules choose. */
+  tc__k.chosen = other;
+  DETECTED("chosen");
+  tc__k.chosen = self;
+
+  /* Two equal-priority waiters out of the order they began to wait. */
+  uint32_t seq = th[4].wait_seq;
+  th[4].wait_seq = th[5].wait_seq + 1u;
+  DETECTED("order they began to wait");
+  th[4].wait_seq = seq;
+
   /* A broken link in a list. */
   tc_node *n = &self->sched_node;
   tc_node *saved_prev = n->next->prev;
@@ -82,6 +94,7 @@ static void corruptions(void *arg)
   n->next->prev = saved_prev;
 
   STEP(); /* all repaired */
+  OK(tc_sem_delete(&sem));
   tct_log("checked");
 }
 
@@ -91,9 +104,18 @@ static void sleep_long(void *arg)
   OK(tc_thread_sleep(1000));
 }
 
+static void take(void *arg)
+{
+  (void)arg;
+  EXPECT(tc_sem_take(&sem, TC_WAIT_FOREVER), TC_DELETED);
+}
+
 static void checker_detects_corruption(void)
 {
   tct_begin();
+  OK(tc_sem_create(&sem, "s", 0, 1));
+  OK(tc_thread_create(&th[4], "w1", take, NULL, TCT_STACK(4), 1, 1, 0, TC_AUTO_START));
+  OK(tc_thread_create(&th[5], "w2", take, NULL, TCT_STACK(5), 1, 1, 0, TC_AUTO_START));
   OK(tc_thread_create(&th[2], "sleeper", sleep_long, NULL, TCT_STACK(2), 1, 1, 0, TC_AUTO_START));
   OK(tc_thread_create(&th[0], "self", corruptions, NULL, TCT_STACK(0), 8, 8, 0, TC_AUTO_START));
   OK(tc_thread_create(&th[1], "other", nop, NULL, TCT_STACK(1), 8, 8, 0, TC_AUTO_START));

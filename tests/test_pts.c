@@ -512,6 +512,162 @@ static void isr_preemption_respects_threshold(void)
   CHECK_LOG("in-isr H1 L M");
 }
 
+/* ---- found against ThreadX (issue 8): each case failed before its fix ---------------------
+ * Random scenarios run on ThreadX and on Tacet diverged in these five ways. T0..T3 are
+ * "name (priority / threshold)" as in the issue. */
+
+static tc_sem conf_sem;
+#define T0 (&th[0])
+#define T1 (&th[1])
+#define T2 (&th[2])
+#define T3 (&th[3])
+
+static void conf_take(void *arg)
+{
+  (void)arg;
+  OK(tc_sem_take(&conf_sem, TC_WAIT_FOREVER));
+  tct_log("%s", tc_thread_self()->name);
+}
+
+static void conf_log(void *arg)
+{
+  (void)arg;
+  tct_log("%s", tc_thread_self()->name);
+}
+
+/* 1. T0 (2/1) gives the semaphore T1 (1/1) waits on: T1 is ready but does not beat T0's
+ * threshold. T0 then terminates an unrelated thread T2 (7/7): T0 keeps the CPU until it leaves
+ * it; terminating another thread is not leaving it. */
+static void term_t0(void *arg)
+{
+  (void)arg;
+  OK(tc_sem_give(&conf_sem)); /* T1 ready, held off by threshold 1 */
+  tct_log("gave");
+  OK(tc_thread_terminate(T2));
+  tct_log("terminated");
+  OK(tc_thread_suspend(T3)); /* suspending another thread is not leaving the CPU either */
+  tct_log("suspended");
+}
+
+static void terminate_other_keeps_threshold(void)
+{
+  tct_begin();
+  OK(tc_sem_create(&conf_sem, "s", 0, 1));
+  make(T1, "T1", conf_take, 1, 1, TC_AUTO_START); /* waits first */
+  make(T0, "T0", term_t0, 2, 1, TC_AUTO_START);
+  make(T2, "T2", conf_log, 7, 7, TC_AUTO_START);
+  make(T3, "T3", conf_log, 8, 8, TC_AUTO_START);
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("gave terminated suspended T1");
+}
+
+/* 2. T0 (3/3) sets the threshold of T1, ready behind nobody at priority 6, to 1; T2 (6/6) was
+ * made ready after T1. A threshold change does not move a ready thread: T1 runs first. */
+static void thr_ready_t0(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_threshold_change(T1, 1, NULL));
+  OK(tc_thread_threshold_change(T2, 6, NULL)); /* unchanged value: no move either */
+  tct_log("T0");
+}
+
+static void threshold_change_keeps_ready_place(void)
+{
+  tct_begin();
+  make(T0, "T0", thr_ready_t0, 3, 3, TC_AUTO_START);
+  make(T1, "T1", conf_log, 6, 6, TC_AUTO_START);
+  make(T2, "T2", conf_log, 6, 6, TC_AUTO_START);
+  make(T3, "T3", conf_log, 6, 6, TC_AUTO_START);
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("T0 T1 T2 T3");
+}
+
+/* 3. T2 (2/2) waits on a semaphore, then T0 (2/2): T1 (7/7) changes T2's threshold (or sets
+ * its priority to the value it has) and gives: T2 began to wait first and is served first. */
+static unsigned conf_variant;
+
+static void thr_wait_t1(void *arg)
+{
+  (void)arg;
+  if (conf_variant == 0)
+    OK(tc_thread_threshold_change(T2, 1, NULL));
+  else
+    OK(tc_thread_priority_change(T2, 2, NULL));
+  OK(tc_sem_give(&conf_sem));
+  OK(tc_sem_give(&conf_sem));
+  tct_log("T1");
+}
+
+static void threshold_change_keeps_wait_place(void)
+{
+  for (conf_variant = 0; conf_variant < 2; conf_variant++) {
+    tct_begin();
+    OK(tc_sem_create(&conf_sem, "s", 0, 2));
+    make(T2, "T2", conf_take, 2, 2, TC_AUTO_START);
+    make(T0, "T0", conf_take, 2, 2, TC_AUTO_START);
+    make(T1, "T1", thr_wait_t1, 7, 7, TC_AUTO_START);
+    CHECK_EQ(tct_run_kernel(), 0);
+    CHECK_LOG("T2 T0 T1");
+  }
+}
+
+/* 4. T0 (1/1) waits on a semaphore, then T2 (1/1); T1 (4/4) moves T2 to priority 6, then T0:
+ * among the priority-6 waiters T0 began to wait first and is served first. FIFO among equals
+ * is the order of starting to wait, not of arriving at the priority. */
+static void prio_wait_t1(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_priority_change(T2, 6, NULL));
+  OK(tc_thread_priority_change(T0, 6, NULL));
+  OK(tc_sem_give(&conf_sem)); /* to T0, which does not preempt T1 (4) */
+  OK(tc_sem_give(&conf_sem));
+  tct_log("T1");
+}
+
+static void priority_change_keeps_wait_order(void)
+{
+  tct_begin();
+  OK(tc_sem_create(&conf_sem, "s", 0, 2));
+  make(T0, "T0", conf_take, 1, 1, TC_AUTO_START);
+  make(T2, "T2", conf_take, 1, 1, TC_AUTO_START);
+  make(T1, "T1", prio_wait_t1, 4, 4, TC_AUTO_START);
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("T1 T0 T2");
+}
+
+/* 5. T0 (6/5) resumes T1 (2/2), which preempts it: T0 is a preempted thread. T1 sets T0's
+ * threshold to 1. Only a thread above the *running* thread's threshold preempts it; T0's
+ * priority is 6: T1 goes on, in that call and at its next yield. T0's new threshold counts
+ * when T1 leaves the CPU. */
+static void tighten_t0(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_resume(T1));
+  tct_log("T0");
+}
+
+static void tighten_t1(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_threshold_change(T0, 1, NULL));
+  tct_log("set");
+  tc_thread_yield();
+  tct_log("yielded");
+  OK(tc_thread_resume(T2)); /* T2 (3/3) beats T1's threshold 2? No: 3 is not above 2 */
+  tct_log("T1");
+}
+
+static void tightened_preempted_threshold_waits(void)
+{
+  tct_begin();
+  make(T0, "T0", tighten_t0, 6, 5, TC_AUTO_START);
+  make(T1, "T1", tighten_t1, 2, 2, 0);
+  make(T2, "T2", conf_log, 3, 3, 0);
+  CHECK_EQ(tct_run_kernel(), 0);
+  /* T1 completes: T0 (threshold 1 now) resumes before T2 (3). */
+  CHECK_LOG("set yielded T1 T0 T2");
+}
+
 TCT_MAIN("test_pts",
          TCT_CASE(lmh_example),
          TCT_CASE(lmh_without_threshold),
@@ -526,4 +682,9 @@ TCT_MAIN("test_pts",
          TCT_CASE(equal_priority_and_yield),
          TCT_CASE(yield_gives_up_threshold),
          TCT_CASE(time_slices_with_and_without_threshold),
-         TCT_CASE(isr_preemption_respects_threshold))
+         TCT_CASE(isr_preemption_respects_threshold),
+         TCT_CASE(terminate_other_keeps_threshold),
+         TCT_CASE(threshold_change_keeps_ready_place),
+         TCT_CASE(threshold_change_keeps_wait_place),
+         TCT_CASE(priority_change_keeps_wait_order),
+         TCT_CASE(tightened_preempted_threshold_waits))

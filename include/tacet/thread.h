@@ -52,6 +52,7 @@ typedef struct tc_thread {
   uint8_t flags;
   tc_waitq *wait_q;      /* the queue the thread pends on, if any */
   tc_status wait_status; /* how the last wait ended */
+  uint32_t wait_seq;     /* when its wait began, in waits: FIFO among equal-priority waiters */
   uintptr_t wait_info[2]; /* per-object wait data (requested flags, message pointer ...) */
   uint32_t time_slice, slice_left;
   tc_list mutexes;         /* mutexes this thread owns (priority inheritance, release on exit) */
