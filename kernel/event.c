@@ -4,8 +4,8 @@
  * A waiter keeps its request in wait_info: [0] the requested flags, [1] the mode. A set
  * that satisfies it replaces [0] with the flags at that moment, which the waiter returns
  * through `actual`. Invariant (tc_check): no waiter's condition is met by the current flags
- * -- a set releases every waiter it satisfies before it returns, and a clear only removes
- * flags.
+ * -- a set releases every waiter the flags it leaves satisfy, and the clears that follow
+ * (CLEAR waiters, tc_event_clear) only remove flags.
  */
 #include "internal.h"
 #include "tacet/event.h"
@@ -49,22 +49,25 @@ tc_status tc_event_set(tc_event *e, uint32_t flags)
   TC_ARG_CHECK(event_valid(e), TC_INVALID);
   unsigned k = tc__lock();
   e->flags |= flags;
-  /* One pass in priority order; a CLEAR waiter's consumption is seen by those after it. */
+  /* Every waiter is tested against the flags as this set left them, in the order of the
+   * queue; the flags of the CLEAR waiters it releases are cleared after the pass. */
+  uint32_t seen = e->flags, consumed = 0;
   tc_node *n = e->waiters.threads.head;
   bool woke = false;
-  while (n != NULL && e->flags != 0) {
+  while (n != NULL) {
     tc_thread *t = TC_THREAD_OF(n);
     tc_node *next = n->next == e->waiters.threads.head ? NULL : n->next;
     uint32_t requested = (uint32_t)t->wait_info[0];
     unsigned mode = (unsigned)t->wait_info[1];
-    if (satisfied(e->flags, requested, mode)) {
-      t->wait_info[0] = e->flags;
-      if (mode & TC_EVENT_CLEAR) e->flags &= ~requested;
+    if (satisfied(seen, requested, mode)) {
+      t->wait_info[0] = seen;
+      if (mode & TC_EVENT_CLEAR) consumed |= requested;
       tc__thread_wake(t, TC_OK);
       woke = true;
     }
     n = next;
   }
+  e->flags &= ~consumed;
   if (woke) tc__sched_dispatch();
   tc__unlock(k);
   return TC_OK;

@@ -1,7 +1,8 @@
 /*
  * Event flags: every status and mode check, ANY / ALL / CLEAR when satisfied at once, one set
- * releasing several waiters in priority order (FIFO among equals), CLEAR consumption seen by
- * the later waiters of the same set, `actual`, timeouts, abort, deletion, interrupts.
+ * releasing several waiters in priority order (FIFO among equals), every waiter of one set
+ * tested against the same flags (CLEAR applied after), `actual`, timeouts, abort, deletion,
+ * interrupts.
  */
 #include <string.h>
 
@@ -145,39 +146,42 @@ static void one_set_releases_several(void)
   run(reqs, prios, 4, sets, "set:2 =2 set:1 b:0:3 a:0:3 =3 set:4 d:0:7 c:0:7 =7");
 }
 
-static void clear_is_seen_by_later_waiters(void)
+static void one_set_is_seen_by_every_waiter(void)
 {
-  /* a (9) and b (7) both ANY|CLEAR 0x1: one set releases only b (higher); the next, a. c (8)
-   * ANY 0x1 without CLEAR comes after b in priority: b consumed the flag, c still waits;
-   * the second set reaches c first (8 before 9), which leaves the flag to a. */
+  /* a (9) and b (7) both ANY|CLEAR 0x1, c (8) ANY 0x1 without CLEAR: every waiter is tested
+   * against the flags as the set left them and the clears come after, so one set releases
+   * all three (in priority order) and then the flag is clear. As ThreadX and FreeRTOS: a
+   * set is seen by every thread waiting for it, whatever the priorities of the others. The
+   * second set finds nobody waiting and the flag stays. */
   static const request reqs[] = {
       {0x1, TC_EVENT_ANY | TC_EVENT_CLEAR, 1}, {0x1, TC_EVENT_ANY | TC_EVENT_CLEAR, 2}, {0x1, TC_EVENT_ANY, 3}};
   static const unsigned prios[] = {9, 7, 8};
   static const uint32_t sets[] = {0x1, 0x1, 0};
-  run(reqs, prios, 3, sets, "set:1 b:0:1 =0 set:1 c:0:1 a:0:1 =0");
+  run(reqs, prios, 3, sets, "set:1 b:0:1 c:0:1 a:0:1 =0 set:1 =1");
 }
 
 static void clear_only_what_satisfied(void)
 {
-  /* a (5) ANY|CLEAR 0x3 takes only the set ones of its flags (0x1), b (6) ALL|CLEAR 0x30
-   * takes 0x30; 0x4 and 0x80 stay. c (7) ANY 0x2 is not satisfied and waits for the next set. */
+  /* a (5) ANY|CLEAR 0x3 clears its flags (only 0x1 of them was set), b (6) ALL|CLEAR 0x30
+   * clears 0x30, and both report the flags as the set left them (0xb5); 0x4 and 0x80 stay.
+   * c (7) ANY 0x2 is not satisfied and waits for the next set. */
   static const request reqs[] = {
       {0x3, TC_EVENT_ANY | TC_EVENT_CLEAR, 1}, {0x30, TC_EVENT_ALL | TC_EVENT_CLEAR, 2}, {0x2, TC_EVENT_ANY, 3}};
   static const unsigned prios[] = {5, 6, 7};
   static const uint32_t sets[] = {0xB5, 0x2, 0};
-  run(reqs, prios, 3, sets, "set:b5 a:0:b5 b:0:b4 =84 set:2 c:0:86 =86");
+  run(reqs, prios, 3, sets, "set:b5 a:0:b5 b:0:b5 =84 set:2 c:0:86 =86");
 }
 
 static void equal_priorities_fifo(void)
 {
-  /* Three CLEAR waiters of equal priority for the same flag: one per set, in the order they
-   * began to wait (c, a, b). */
+  /* Three CLEAR waiters of equal priority for the same flag: one set releases all three, and
+   * they run in the order they began to wait (c, a, b). */
   static const request reqs[] = {{0x1, TC_EVENT_ANY | TC_EVENT_CLEAR, 2},
                                   {0x1, TC_EVENT_ANY | TC_EVENT_CLEAR, 3},
                                   {0x1, TC_EVENT_ANY | TC_EVENT_CLEAR, 1}};
   static const unsigned prios[] = {6, 6, 6};
-  static const uint32_t sets[] = {0x1, 0x1, 0x1, 0};
-  run(reqs, prios, 3, sets, "set:1 c:0:1 =0 set:1 a:0:1 =0 set:1 b:0:1 =0");
+  static const uint32_t sets[] = {0x1, 0x1, 0};
+  run(reqs, prios, 3, sets, "set:1 c:0:1 a:0:1 b:0:1 =0 set:1 =1");
 }
 
 /* ---- timeouts, abort, deletion, interrupts ------------------------------------------------- */
@@ -269,7 +273,7 @@ static void released_waiter_without_actual(void)
 TCT_MAIN("test_event",
          TCT_CASE(errors_and_immediate_satisfaction),
          TCT_CASE(one_set_releases_several),
-         TCT_CASE(clear_is_seen_by_later_waiters),
+         TCT_CASE(one_set_is_seen_by_every_waiter),
          TCT_CASE(clear_only_what_satisfied),
          TCT_CASE(equal_priorities_fifo),
          TCT_CASE(timeouts_abort_delete),

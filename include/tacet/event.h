@@ -3,15 +3,14 @@
  * synchronisation) or for ALL of them (conjunctive), seed 004 fig. 11.
  *
  * A set may release several waiters. tc_event_set() ORs the flags in, then visits the
- * waiters once, in priority order (FIFO among equal priorities), and releases each one whose
- * condition the flags now meet. A released waiter's `actual` receives the flags as they were
- * when its condition was met. With TC_EVENT_CLEAR the flags that satisfied the waiter (its
- * requested flags that were set) are cleared at once, before the next waiter is examined: the
- * waiter has consumed them, so a lower-priority waiter of the same set sees them cleared.
- * Two waiters for the same flag with TC_EVENT_CLEAR: one set releases only the higher one.
- * Without TC_EVENT_CLEAR a set releases every waiter it satisfies and the flags stay set.
- * Because clearing only removes flags, no waiter passed over can become satisfied later in
- * the same set, so one pass suffices and no waiter's condition holds once a set returns.
+ * waiters once, in priority order (FIFO among equal priorities), and releases every one
+ * whose condition those flags meet: all the waiters of one set are tested against the same
+ * flags, and each released waiter's `actual` receives them. With TC_EVENT_CLEAR the flags that
+ * satisfied a waiter (its requested flags that were set) are cleared after that pass, so a
+ * set is seen by every thread that was waiting for it, whatever the priorities of the others
+ * (ThreadX and FreeRTOS do the same; a flag to be taken by one waiter only is a semaphore).
+ * Without TC_EVENT_CLEAR the flags stay set. Because the clears only remove flags, no waiter
+ * left waiting is satisfied once a set returns.
  *
  * Calling context, per function: "thread" means from a thread only; "any" also from an
  * interrupt handler and before tc_kernel_start(). See docs/services.md for the waiting rules
