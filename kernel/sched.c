@@ -242,6 +242,9 @@ tc_thread *tc__sched_choose(bool keep_running)
 
 void tc__sched_reschedule(bool keep_running)
 {
+  /* No decisions before the start: the threads made ready by then compete when it starts,
+   * the highest priority first, with no threshold in force yet. */
+  if (!tc__k.started) return;
   tc_thread *old = tc__k.chosen;
   tc_thread *n = choose_thread(keep_running);
   if (n != old) {

@@ -85,11 +85,8 @@ void tc__switch_commit(void)
 #if TC_STACK_CHECK
   if (from != NULL && !guard_intact(from)) tc_stack_overflow_hook(from);
 #endif
-  if (to != NULL) {
-    /* Dispatched: its threshold is in force again, no longer a preempted claim. */
-    if (to->flags & TC_TF_PREEMPTED) tc__ready_unflag(to);
-    tc__k.last_ran = to;
-  }
+  /* `to` is never a preempted thread: tc__sched_reschedule() unflags the thread it chooses. */
+  if (to != NULL) tc__k.last_ran = to;
   tc__k.current = to;
   TC_PORT_SWITCH(from, to);
 }
