@@ -5,6 +5,8 @@
 #   make demo    run the demonstration: tacet run --target T $(DEMO_APP), T in $(DEMO_TARGETS)
 #   make test    kernel tests (ctest) in every build of TEST_BUILDS, kernel/ coverage,
 #                then the Python checks (ruff, pytest); fails if anything fails
+#   make conformance  the kernel against the reference model (tools/tacet/model.py):
+#                CONFORMANCE_SIM random scenarios on the sim port, CONFORMANCE_QEMU on qemu-m3
 #   make clean   remove build/
 #
 # Every goal is idempotent: a second `make deps` installs nothing.
@@ -51,7 +53,7 @@ SYSTEM_DEPS := cmake:cmake ninja:ninja-build gcc:gcc $(PYTHON):python3 \
                arm-none-eabi-gcc:gcc-arm-none-eabi qemu-system-arm:qemu-system-arm \
                aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu qemu-aarch64:qemu-user
 
-.PHONY: deps demo test clean system-deps test-python
+.PHONY: deps demo test clean system-deps test-python conformance
 
 deps: system-deps $(VENV_STAMP)
 
@@ -134,6 +136,15 @@ test-build-%: deps
 test-python: deps
 	$(VENV)/bin/ruff check tools
 	$(VENV)/bin/pytest tools/tests
+
+# Millions of scenarios: minutes on two cores. `make test` runs a seeded budget of them.
+CONFORMANCE_SIM ?= 1000000
+CONFORMANCE_QEMU ?= 10000
+CONFORMANCE_SEED ?= 1
+
+conformance: deps
+	$(VENV)/bin/tacet conformance --target sim --count $(CONFORMANCE_SIM) --seed $(CONFORMANCE_SEED)
+	$(VENV)/bin/tacet conformance --target qemu-m3 --count $(CONFORMANCE_QEMU) --seed $(CONFORMANCE_SEED)
 
 clean:
 	rm -rf build

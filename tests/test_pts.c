@@ -668,6 +668,64 @@ static void tightened_preempted_threshold_waits(void)
   CHECK_LOG("set yielded T1 T0 T2");
 }
 
+/* ---- deliberate differences from ThreadX (docs/kernel.md), each pinned --------------------- */
+
+/* A running thread that lowers its own priority to that of a ready thread keeps the CPU and
+ * stays at the head of its new list (POSIX's rule for a lowered priority); its yield lets the
+ * other run. */
+static void lower_self(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_priority_change(T0, 5, NULL));
+  tct_log("lowered");
+  tc_thread_yield();
+  tct_log("T0");
+}
+
+static void lowered_running_thread_stays_in_front(void)
+{
+  tct_begin();
+  make(T0, "T0", lower_self, 2, 2, TC_AUTO_START);
+  make(T1, "T1", conf_log, 5, 5, TC_AUTO_START);
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("lowered T1 T0");
+}
+
+/* Threads made ready before tc_kernel_start() compete when it starts: the highest priority
+ * runs first, whatever the thresholds of those created before it (no threshold is in force
+ * before a thread has been chosen). ThreadX chooses as threads are created: T0 (6/2) created
+ * first would hold off T1 (4). */
+static void threads_made_ready_before_the_start_compete_at_the_start(void)
+{
+  tct_begin();
+  make(T0, "T0", conf_log, 6, 2, TC_AUTO_START);
+  make(T1, "T1", conf_log, 4, 4, TC_AUTO_START);
+  make(T2, "T2", conf_log, 1, 1, TC_AUTO_START); /* would have preempted T0 at creation */
+  make(T3, "T3", conf_log, 6, 6, TC_AUTO_START);
+  STEP();
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("T2 T1 T0 T3");
+}
+
+/* A priority change to the value a ready thread already has moves nothing (ThreadX's suspend
+ * and resume put it at the back of its list). */
+static void same_priority_t0(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_priority_change(T1, 6, NULL));
+  tct_log("T0");
+}
+
+static void priority_change_to_the_same_value_moves_nothing(void)
+{
+  tct_begin();
+  make(T0, "T0", same_priority_t0, 3, 3, TC_AUTO_START);
+  make(T1, "T1", conf_log, 6, 6, TC_AUTO_START);
+  make(T2, "T2", conf_log, 6, 6, TC_AUTO_START);
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("T0 T1 T2");
+}
+
 TCT_MAIN("test_pts",
          TCT_CASE(lmh_example),
          TCT_CASE(lmh_without_threshold),
@@ -687,4 +745,7 @@ TCT_MAIN("test_pts",
          TCT_CASE(threshold_change_keeps_ready_place),
          TCT_CASE(threshold_change_keeps_wait_place),
          TCT_CASE(priority_change_keeps_wait_order),
-         TCT_CASE(tightened_preempted_threshold_waits))
+         TCT_CASE(tightened_preempted_threshold_waits),
+         TCT_CASE(lowered_running_thread_stays_in_front),
+         TCT_CASE(threads_made_ready_before_the_start_compete_at_the_start),
+         TCT_CASE(priority_change_to_the_same_value_moves_nothing))
