@@ -6,11 +6,14 @@
  * switch requests made while masked collapse into the last one; the FPU registers of every
  * thread survive switches and interrupts that use the FPU, and only threads that used it pay
  * for s16-s31; tc_cycles() is monotonic across the timer's wrap; ten ticks are ten SysTick
- * periods; a run can end from an interrupt.
+ * periods; a run can end from an interrupt; main() receives the host's command line, and
+ * stdio reads host files through semihosting.
  *
  * Inside the sections these tests mask themselves, events are recorded with mark() (a store)
  * rather than tct_log() (a vsnprintf): the interrupt-latency build measures those sections.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "tacet/cortex_m.h"
@@ -797,19 +800,64 @@ static void stop_from_an_interrupt_handler(void)
   CHECK_LOG("stop");
 }
 
-TCT_MAIN("test_cortex_m",
-         TCT_CASE(nested_interrupts_switch_once_at_outermost_exit),
-         TCT_CASE(basepri_leaves_zero_latency_interrupts_unmasked),
-         TCT_CASE(last_switch_request_wins),
-         TCT_CASE(device_interrupt_preempts_busy_thread),
-         TCT_CASE(hisr_from_a_device_interrupt),
-         TCT_CASE(fpu_registers_survive_switches_and_interrupts),
-         TCT_CASE(signal_from_an_interrupt_runs_before_the_thread_goes_on),
-         TCT_CASE(signal_handler_that_blocks_returns_into_the_interrupted_frame),
-         TCT_CASE(signal_during_the_handler_runs_after_it),
-         TCT_CASE(fpu_registers_survive_a_signal_handler),
-         TCT_CASE(cycles_are_monotonic_across_the_timer_wrap),
-         TCT_CASE(ten_ticks_are_ten_systick_periods),
-         TCT_CASE(idle_sleeps_through_ticks),
-         TCT_CASE(interrupt_in_a_suppressed_stretch),
-         TCT_CASE(stop_from_an_interrupt_handler))
+/* ---- command line and host files -------------------------------------------------------- */
+
+static int main_argc;
+static char **main_argv;
+
+/* ctest runs QEMU with `-kernel <absolute path of this program>` and no -append: the host's
+ * command line is that path, so argv[0] is the ELF file QEMU loaded, which the program reads
+ * back through stdio (the descriptor calls of semihosting.c, with newlib's buffering and
+ * seeks: SEEK_CUR for ftell, SEEK_END, SEEK_SET). */
+static void main_gets_the_command_line_and_reads_host_files(void)
+{
+  CHECK(main_argc >= 1);
+  if (main_argc < 1) return;
+  CHECK(main_argv[main_argc] == NULL);
+  FILE *f = fopen(main_argv[0], "rb");
+  CHECK(f != NULL);
+  if (f == NULL) return;
+  unsigned char magic[4] = {0};
+  CHECK_EQ(fread(magic, 1, sizeof magic, f), sizeof magic);
+  CHECK(memcmp(magic, "\x7f" "ELF", 4) == 0);
+  CHECK_EQ(ftell(f), 4);
+  CHECK_EQ(fseek(f, 0, SEEK_END), 0);
+  long size = ftell(f);
+  CHECK(size > 1000);
+  CHECK_EQ(fseek(f, 1, SEEK_SET), 0);
+  char elf[4] = {0};
+  CHECK(fgets(elf, sizeof elf, f) == elf);
+  CHECK(strcmp(elf, "ELF") == 0);
+  CHECK_EQ(fclose(f), 0);
+
+  errno = 0;
+  CHECK(fopen("/nonexistent/tacet-test-file", "rb") == NULL);
+  CHECK_EQ(errno, ENOENT);
+}
+
+static const tct_case cases[] = {
+  TCT_CASE(nested_interrupts_switch_once_at_outermost_exit),
+  TCT_CASE(basepri_leaves_zero_latency_interrupts_unmasked),
+  TCT_CASE(last_switch_request_wins),
+  TCT_CASE(device_interrupt_preempts_busy_thread),
+  TCT_CASE(hisr_from_a_device_interrupt),
+  TCT_CASE(fpu_registers_survive_switches_and_interrupts),
+  TCT_CASE(signal_from_an_interrupt_runs_before_the_thread_goes_on),
+  TCT_CASE(signal_handler_that_blocks_returns_into_the_interrupted_frame),
+  TCT_CASE(signal_during_the_handler_runs_after_it),
+  TCT_CASE(fpu_registers_survive_a_signal_handler),
+  TCT_CASE(cycles_are_monotonic_across_the_timer_wrap),
+  TCT_CASE(ten_ticks_are_ten_systick_periods),
+  TCT_CASE(idle_sleeps_through_ticks),
+  TCT_CASE(interrupt_in_a_suppressed_stretch),
+  TCT_CASE(stop_from_an_interrupt_handler),
+  TCT_CASE(main_gets_the_command_line_and_reads_host_files)};
+
+/* TCT_MAIN's main() takes no arguments (the sim port's tests want none): this one keeps them
+ * for main_gets_the_command_line_and_reads_host_files. */
+int main(int argc, char **argv)
+{
+  main_argc = argc;
+  main_argv = argv;
+  return tct_main("test_cortex_m", cases, sizeof cases / sizeof cases[0]);
+}

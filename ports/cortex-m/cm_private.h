@@ -15,4 +15,10 @@ void tc__cm_console_init(void);
 int tc__cm_console_write(int fd, const void *buf, size_t n);
 _Noreturn void tc__cm_exit(int code);
 
+/* The program's command line from the host (semihosting.c), for main(): split at spaces and
+ * tabs into *argv, static and NULL-terminated, of at most TC_CM_ARGS words. Returns argc: 0
+ * when the host has none, or when it does not fit TC_CM_CMDLINE_SIZE bytes. Call once, from
+ * the reset code: the words are cut out of one static buffer. */
+int tc__cm_command_line(char ***argv);
+
 #endif /* TACET_CM_PRIVATE_H */

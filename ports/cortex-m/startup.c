@@ -22,7 +22,8 @@
 
 typedef void (*tc_cm_vector)(void);
 
-/* main() gets no command line on a board: argc 0 and an empty argv. (A program may define
+/* main() gets the command line of the semihosting host (QEMU: the -kernel file name and the
+ * words of -append), or argc 0 and an empty argv when there is none. (A program may define
  * main(void) instead; under the AAPCS the unused arguments are just registers.) */
 int main(int argc, char **argv);
 
@@ -111,8 +112,9 @@ __attribute__((noreturn, used)) void tc__cm_reset_c(void)
   SCB_SHCSR |= (1u << 16) | (1u << 17) | (1u << 18); /* separate Mem/Bus/Usage faults */
   for (tc_cm_vector *f = __init_array_start; f < __init_array_end; f++) (*f)();
   tc__cm_board_init();
-  static char *no_args[] = {NULL};
-  exit(main(0, no_args));
+  char **argv;
+  int argc = tc__cm_command_line(&argv);
+  exit(main(argc, argv));
 }
 
 /* newlib's exit() runs the .fini_array destructors and then calls _fini(), which the host
