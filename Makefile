@@ -139,7 +139,7 @@ test-python: deps
 
 # Millions of scenarios: minutes on two cores. `make test` runs a seeded budget of them.
 CONFORMANCE_SIM ?= 1000000
-CONFORMANCE_QEMU ?= 10000
+CONFORMANCE_QEMU ?= 100000
 CONFORMANCE_SEED ?= 1
 
 conformance: deps
