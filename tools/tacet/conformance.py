@@ -583,9 +583,11 @@ STATUS_NAMES = (
 
 def print_summary(total: Tally, target: Target, args: argparse.Namespace, elapsed: float) -> None:
     console = Console()
+    # One line, never wrapped: scripts and tests look for it.
     console.print(
         f"tacet conformance: {total.scenarios} scenarios (seed {args.seed}, from "
-        f"{args.first}) on {target.name} agree with the model ({elapsed:.1f} s)"
+        f"{args.first}) on {target.name} agree with the model ({elapsed:.1f} s)",
+        soft_wrap=True,
     )
     table = Table("what the scenarios exercised", "count")
     for status, n in sorted(total.statuses.items(), key=lambda x: int(x[0])):

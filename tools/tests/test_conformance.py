@@ -177,7 +177,7 @@ needs_qemu = pytest.mark.skipif(
 @pytest.mark.parametrize("target", ["qemu-m3", "qemu-m4"])
 def test_sample_on_cortex_m(target: str) -> None:
     """The same scenarios on Cortex-M under QEMU: real NVIC interrupts and PendSV."""
-    count = "3000" if target == "qemu-m3" else "1000"
+    count = "10000" if target == "qemu-m3" else "2000"
     result = conformance("--target", target, "--count", count, "--seed", "8")
     assert result.returncode == 0, result.stdout + result.stderr
     assert f"{count} scenarios (seed 8, from 0) on {target} agree with the model" in result.stdout
