@@ -3,8 +3,9 @@
 #   make deps    install what is missing, and only that: Debian packages (apt-get, as root)
 #                and the Python virtual environment .venv holding the tacet tool (tools/)
 #   make demo    run the demonstration: tacet run --target T $(DEMO_APP), T in $(DEMO_TARGETS)
-#   make test    kernel tests (ctest) in every build of TEST_BUILDS, kernel/ coverage,
-#                then the Python checks (ruff, pytest); fails if anything fails
+#   make test    kernel tests (ctest) in every build of TEST_BUILDS, kernel/ coverage (with
+#                random scenarios against the model), then the Python checks (ruff, pytest,
+#                the model-based tests); fails if anything fails
 #   make conformance  the kernel against the reference model (tools/tacet/model.py):
 #                CONFORMANCE_SIM random scenarios on the sim port, CONFORMANCE_QEMU on qemu-m3
 #   make clean   remove build/
@@ -40,7 +41,9 @@ TEST_FLAGS_qemu-m3 := -DTACET_PORT=cortex-m -DTACET_CPU=cortex-m3 \
 TEST_FLAGS_qemu-m4 := -DTACET_PORT=cortex-m -DTACET_CPU=cortex-m4f \
                       -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/arm-none-eabi.cmake
 # Builds (of TEST_BUILDS) whose kernel/ line and branch coverage is printed after their tests.
+# The coverage counts the model-based test too: random scenarios through the interpreter.
 COVERAGE_BUILDS := coverage
+COVERAGE_CONFORMANCE = $(VENV)/bin/tacet conformance --target sim --count 20000 --seed 2
 CTEST_JOBS ?= 2
 # The tests build kernel/ in several configurations; a function may sit on different lines
 # in each (checks compiled out), so merge those instead of failing.
@@ -130,6 +133,7 @@ test-build-%: deps
 	$(if $(filter $*,$(COVERAGE_BUILDS)),find build/$* -name '*.gcda' -delete)
 	status=0; \
 	ctest --test-dir build/$* --output-on-failure --no-tests=error -j$(CTEST_JOBS) || status=$$?; \
+	$(if $(filter $*,$(COVERAGE_BUILDS)),$(COVERAGE_CONFORMANCE) --build-dir build/$* || status=$$?;) \
 	$(if $(filter $*,$(COVERAGE_BUILDS)),$(GCOVR) build/$* || status=$$?;) \
 	exit $$status
 

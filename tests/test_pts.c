@@ -726,6 +726,48 @@ static void priority_change_to_the_same_value_moves_nothing(void)
   CHECK_LOG("T0 T1 T2");
 }
 
+/* A thread that lowers its priority to that of a preempted thread goes behind it (preempted
+ * threads keep the front of their list). P (6/2) is preempted by R (1); R moves itself to 6,
+ * behind P, and stays chosen (nothing is above its threshold 6). Its yield then gives the turn
+ * to P, the head of list 6, which resumes (variant 0); or X (5) makes it lose the CPU, and
+ * when X is done the preempted P resumes with its threshold before R (variant 1). */
+static void behind_p(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_resume(T2)); /* P is flagged */
+  tct_log("P");
+}
+
+static void behind_r(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_priority_change(T2, 6, NULL));
+  tct_log("R6");
+  if (conf_variant == 0) {
+    tc_thread_yield();
+    tct_log("R-yielded");
+    OK(tc_thread_resume(T3));
+  } else {
+    OK(tc_thread_resume(T3)); /* X (5) beats R's threshold 6: R is displaced, behind P */
+    tct_log("R-back");
+    tc_thread_yield(); /* alone at 6 now: goes on */
+  }
+  tct_log("R-end");
+}
+
+static void lowered_thread_queues_behind_a_preempted_one(void)
+{
+  static const char *const want[] = {"R6 P R-yielded X R-end", "R6 X P R-back R-end"};
+  for (conf_variant = 0; conf_variant < 2; conf_variant++) {
+    tct_begin();
+    make(T0, "P", behind_p, 6, 2, TC_AUTO_START);
+    make(T2, "R", behind_r, 1, 1, 0);
+    make(T3, "X", conf_log, 5, 5, 0);
+    CHECK_EQ(tct_run_kernel(), 0);
+    CHECK_LOG(want[conf_variant]);
+  }
+}
+
 TCT_MAIN("test_pts",
          TCT_CASE(lmh_example),
          TCT_CASE(lmh_without_threshold),
@@ -748,4 +790,5 @@ TCT_MAIN("test_pts",
          TCT_CASE(tightened_preempted_threshold_waits),
          TCT_CASE(lowered_running_thread_stays_in_front),
          TCT_CASE(threads_made_ready_before_the_start_compete_at_the_start),
-         TCT_CASE(priority_change_to_the_same_value_moves_nothing))
+         TCT_CASE(priority_change_to_the_same_value_moves_nothing),
+         TCT_CASE(lowered_thread_queues_behind_a_preempted_one))
