@@ -805,10 +805,43 @@ static void deadlock_cycle_broken_by_timeout(void)
   CHECK_LOG("watch A-timeout A-end B-got-m1");
 }
 
+/* A hand-over readies the new owner before the old owner drops its inherited priority: the
+ * waiter the mutex goes to is the most urgent thread in the hand-over. L (3) owns m1, H (1)
+ * waits (L runs at 1) and L readies X (2, threshold 1), which L's inherited priority holds
+ * off. L's unlock: H first, then X, then L. (ThreadX drops L first, which chooses X, whose
+ * threshold 1 then holds H off: X, H, L.) */
+static void handover_owner(void *arg)
+{
+  (void)arg;
+  OK(tc_mutex_lock(&m1, TC_NO_WAIT));
+  OK(tc_thread_resume(H)); /* waits for m1: L inherits 1 */
+  OK(tc_thread_resume(X)); /* 2 does not beat L's threshold 1 */
+  OK(tc_mutex_unlock(&m1));
+  tct_log("L");
+}
+
+static void handover_x(void *arg)
+{
+  (void)arg;
+  tct_log("X");
+}
+
+static void handover_readies_the_new_owner_first(void)
+{
+  tct_begin();
+  OK(tc_mutex_create(&m1, "m1", TC_INHERIT));
+  make(L, "L", handover_owner, NULL, 3, 3, TC_AUTO_START);
+  make(H, "H", locker, &m1, 1, 1, 0);
+  make(X, "X", handover_x, NULL, 2, 1, 0);
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("H:0 X L");
+}
+
 TCT_MAIN("test_mutex",
          TCT_CASE(create_and_errors),
          TCT_CASE(ownership_and_recursion),
          TCT_CASE(waiters_get_it_in_priority_order),
+         TCT_CASE(handover_readies_the_new_owner_first),
          TCT_CASE(handed_over_not_stolen),
          TCT_CASE(timeout_and_abort_undo_inheritance),
          TCT_CASE(inheritance_prevents_inversion),

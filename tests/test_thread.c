@@ -512,12 +512,36 @@ static void priorities_run_in_order(void)
   CHECK_LOG(TC_PRIORITIES == 32 ? "1 4 3 5 7 0 2 6" : "1 4 7 2 6 3 5 0");
 }
 
+/* Terminating a thread ends a suspension it had pending (ThreadX leaves it behind, and a
+ * resume then reports it lifted). */
+static void terminate_pending_suspension(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_suspend(B)); /* B sleeps: the suspension waits for its sleep to end */
+  OK(tc_thread_terminate(B));
+  EXPECT(tc_thread_resume(B), TC_STATE_ERROR);
+  tc_thread_info_t i;
+  OK(tc_thread_info(B, &i));
+  CHECK_EQ(i.state, TC_TERMINATED);
+  tct_log("a");
+}
+
+static void terminate_ends_a_pending_suspension(void)
+{
+  tct_begin();
+  OK(tc_thread_create(B, "b", sleeper_forever, NULL, TCT_STACK(1), 1, 1, 0, TC_AUTO_START));
+  OK(tc_thread_create(A, "a", terminate_pending_suspension, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("a");
+}
+
 TCT_MAIN("test_thread",
          TCT_CASE(create_errors),
          TCT_CASE(create_from_thread_and_isr),
          TCT_CASE(stack_alignment_trimmed),
          TCT_CASE(delete_rules),
          TCT_CASE(terminate_rules),
+         TCT_CASE(terminate_ends_a_pending_suspension),
          TCT_CASE(suspend_resume_rules),
          TCT_CASE(suspend_from_isr),
          TCT_CASE(sleep_yield_abort),
