@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Where the instructions of a Thread-Metric operation go, function by function.
+
+Runs one test of a thread_metric ELF under QEMU with one instruction per translation block
+and an execution log (-singlestep -d exec,nochain), keeps the instructions executed inside
+the measured interval (between the reporter's two tc_cycles() calls), and prints per
+function the instructions per operation, with the total the program itself printed.
+
+    python3 bench/thread_metric/profile.py build/qemu-m3/bench/thread_metric_lean cooperative
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+TRACE = re.compile(r"Trace \d+: \S+ \[[0-9a-f]+/([0-9a-f]+)/[0-9a-f]+/[0-9a-f]+\] (\S+)")
+OPS = re.compile(r"^\s+(\S+)\s+(\d+) ops\s+([\d.]+) instructions per op")
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("elf", type=Path)
+    parser.add_argument("test", help="the Thread-Metric test, e.g. cooperative")
+    parser.add_argument("--ms", type=int, default=20, help="interval in ms (default 20)")
+    parser.add_argument("--m4", action="store_true", help="run on mps2-an386 (Cortex-M4F)")
+    parser.add_argument("--top", type=int, default=25, help="functions to list")
+    args = parser.parse_args(argv)
+    machine, cpu = ("mps2-an386", "cortex-m4") if args.m4 else ("mps2-an385", "cortex-m3")
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "exec.log"
+        done = subprocess.run(
+            ["qemu-system-arm", "-M", machine, "-cpu", cpu, "-nographic",
+             "-icount", "shift=5,sleep=off", "-singlestep", "-d", "exec,nochain", "-D", str(log),
+             "-semihosting-config",
+             f"enable=on,target=native,arg={args.elf.name},arg={args.ms}ms,arg={args.test}",
+             "-kernel", str(args.elf)],
+            check=False, capture_output=True, text=True, timeout=600,
+        )  # fmt: skip
+        rows = [m for m in map(OPS.match, done.stdout.splitlines()) if m]
+        if done.returncode != 0 or not rows:
+            print(f"profile: the program failed:\n{done.stdout}{done.stderr}", file=sys.stderr)
+            return 1
+        funcs = [m.group(2) for m in map(TRACE.match, log.read_text().splitlines()) if m]
+    _, ops, per_op = rows[0].group(1), int(rows[0].group(2)), float(rows[0].group(3))
+    marks = [i for i, f in enumerate(funcs) if f == "tc_cycles" and funcs[i - 1] != "tc_cycles"]
+    if len(marks) < 2 or ops == 0:
+        print("profile: the measured interval was not found in the trace", file=sys.stderr)
+        return 1
+    window = funcs[marks[0] : marks[-1]]
+    print(f"{args.test}: {ops} operations, {per_op} instructions per op as the program measured "
+          f"them; {len(window) / ops:.1f} per op in the trace")
+    for func, n in collections.Counter(window).most_common(args.top):
+        print(f"  {n / ops:7.1f}  {func}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
