@@ -169,7 +169,7 @@ tc_status tc_hisr_info(const tc_hisr *h, tc_hisr_info_t *out)
   out->switches_in = h->ctx.switches_in;
   out->cycles = h->ctx.cycles;
 #if TC_STATS
-  if (&h->ctx == tc__k.current) out->cycles += TC_PORT_CYCLES() - tc__k.stamp;
+  if (&h->ctx == tc__k.current) out->cycles += (uint32_t)(TC_PORT_CYCLES32() - tc__k.stamp);
 #endif
   out->stack_size = h->ctx.stack_size;
   tc__unlock(s);

@@ -93,7 +93,8 @@ typedef struct {
 
   /* Counters. */
   tc_kernel_stats_t stats;
-  uint64_t stamp;               /* tc_cycles() when the current context began to run */
+  uint32_t stamp;               /* the low word of tc_cycles() when the current context's run
+                                   time was last accounted (tc__account_run_time) */
   uint64_t deleted_switches_in; /* counters of deleted threads, so the totals still agree */
   uint64_t deleted_preempted;
 } tc_kernel;
@@ -282,6 +283,12 @@ bool tc__hisr_created(const struct tc_hisr *h);
 void tc__switch_commit(void);
 /* Charge `cycles` spent by the port in a context switch itself (not to any thread). */
 void tc__account_switch_cycles(uint64_t cycles);
+/* The port is about to move its clock `cycles` ahead at once while idle (a jump of virtual
+ * time, longer than a 32-bit delta may be): charge them to idle. */
+void tc__account_idle_jump(uint64_t cycles);
+/* Add the cycles since the last accounting to the current context (or to idle). Called at
+ * every switch and every tick, so that a 32-bit delta never wraps. TC_STATS only. */
+void tc__account_run_time(void);
 /* The TC_STACK_GUARD bytes at the bottom of `t`'s stack still hold the pattern. */
 bool tc__stack_guard_intact(const tc_thread *t);
 size_t tc__stack_high_water(const tc_thread *t);

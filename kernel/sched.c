@@ -459,18 +459,13 @@ int tc_kernel_start(void)
   (void)tc__lock();
   tc__k.started = true;
 #if TC_STATS
-  tc__k.stamp = TC_PORT_CYCLES();
+  tc__k.stamp = TC_PORT_CYCLES32();
 #endif
   tc__sched_reschedule(false);
   int code = TC_PORT_START();
   /* Only the sim port returns: close the books on the context that was running. */
 #if TC_STATS
-  uint64_t now = TC_PORT_CYCLES();
-  if (tc__k.current != NULL)
-    tc__k.current->cycles += now - tc__k.stamp;
-  else
-    tc__k.stats.idle_cycles += now - tc__k.stamp;
-  tc__k.stamp = now;
+  tc__account_run_time();
 #endif
   tc__k.started = false;
   return code;

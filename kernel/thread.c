@@ -297,7 +297,7 @@ tc_status tc_thread_info(const tc_thread *t, tc_thread_info_t *out)
   out->last_preempted_by = t->last_preempted_by;
   out->cycles = t->cycles;
 #if TC_STATS
-  if (t == tc__k.current) out->cycles += TC_PORT_CYCLES() - tc__k.stamp;
+  if (t == tc__k.current) out->cycles += (uint32_t)(TC_PORT_CYCLES32() - tc__k.stamp);
 #endif
   out->stack_size = t->stack_size;
   out->time_slice = t->time_slice;

@@ -409,11 +409,12 @@ void tc_stack_overflow_hook(tc_thread *t)
 static void smasher(void *arg)
 {
   (void)arg;
-  /* Simulate an overflow: write below the bottom of its own stack's usable area. */
-  tct_stacks[0][3] = 0;
+  /* Simulate an overflow: a stack growing down reaches the guard's top word first, which is
+   * what the switch compares (tc_check compares every guard byte: test_check). */
+  tct_stacks[0][13] = 0;
   tc_thread_yield(); /* switch out: the check runs */
   tct_log("smasher-continues");
-  tct_stacks[0][3] = 0xA5; /* repair so the invariant checker is happy again */
+  tct_stacks[0][13] = 0xA5; /* repair so the invariant checker is happy again */
 }
 
 static void overflow_hook(void)

@@ -43,8 +43,11 @@
  *   TC_PORT_PANIC(msg, detail)  stop the system after an unrecoverable error; `msg` and
  *                               `detail` (may be NULL, e.g. a thread name) are strings.
  *
- * Optional macro
+ * Optional macros
  *
+ *   TC_PORT_CYCLES32()          uint32_t, the low 32 bits of TC_PORT_CYCLES(), read as cheaply as
+ *                               the port can: the switch path accounts run time with it. Default:
+ *                               (uint32_t)TC_PORT_CYCLES().
  *   TC_PORT_SIGNAL_RESUME(t)    with interrupts masked, from tc_signal_send() in an interrupt
  *                               handler: `t` is the thread the handler interrupted and must
  *                               run its signal handlers when the interrupt returns to it (see
@@ -130,6 +133,9 @@ struct tc_thread;
 
 #ifndef TC_PORT_SIGNAL_RESUME
 #define TC_PORT_SIGNAL_RESUME(t) ((void)(t))
+#endif
+#ifndef TC_PORT_CYCLES32
+#define TC_PORT_CYCLES32() ((uint32_t)TC_PORT_CYCLES())
 #endif
 
 #if (TC_PORT_STACK_ALIGN & (TC_PORT_STACK_ALIGN - 1)) != 0

@@ -247,7 +247,10 @@ int tc__sim_start(void)
       tc__time_skip((uint32_t)n);
       sim.next_tick += n * sim.cycles_per_tick;
     }
-    if (target > tc__sim_now) tc__sim_now = target;
+    if (target > tc__sim_now) {
+      tc__account_idle_jump(target - tc__sim_now);
+      tc__sim_now = target;
+    }
     update_next_event();
     tc__sim_irq_masked = 0;
     tc__sim_take_interrupts();
