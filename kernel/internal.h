@@ -8,6 +8,8 @@
 #ifndef TACET_KERNEL_INTERNAL_H
 #define TACET_KERNEL_INTERNAL_H
 
+#include <string.h>
+
 #include "tacet/kernel.h"
 #include "tacet/port.h"
 #include "tacet/thread.h"
@@ -62,8 +64,8 @@ typedef struct {
                             the running thread of the rules, whose threshold is in force from
                             the moment it is chosen, even while the switch to it waits for an
                             interrupt handler's exit or the scheduler lock, or an HISR runs */
-  tc_thread *last_ran;   /* the last non-idle current, to tell real switches from idle gaps */
-  bool real_switch;      /* the switch being committed begins a thread other than last_ran */
+  tc_thread *last_ran;   /* the last non-idle current, to tell real switches from idle gaps
+                            (TC_STATS) */
   uint32_t ready_group;  /* bit w (from the top) set when ready_map[w] != 0; kept only when
                             TC_MAP_WORDS > 1 (with one word it would repeat ready_map[0]) */
   uint32_t ready_map[TC_MAP_WORDS];     /* bit p%32 (from the top) set when list p non-empty */
@@ -171,7 +173,19 @@ void tc__sched_dispatch(void);
 /* The scheduling rules' choice now, without changing anything (for tc_check). */
 tc_thread *tc__sched_choose(bool keep_running);
 void tc__sched_set_effective(tc_thread *t, unsigned priority, unsigned threshold);
-unsigned tc__sched_highest_ready(void);
+/* Bits of the ready map are numbered from the most significant end. With 32 priorities the
+ * map is one word and the group is not kept (the constant condition compiles the group's code
+ * away): one count-leading-zeros finds the highest ready priority. */
+#define TC__TOP_BIT 0x80000000u
+#define TC__GROUPED (TC_MAP_WORDS > 1)
+/* The numerically lowest priority set in a non-empty map. */
+static inline unsigned tc__map_first(uint32_t group, const uint32_t *map)
+{
+  unsigned w = TC__GROUPED ? (unsigned)__builtin_clz(group) : 0;
+  return (w << 5) | (unsigned)__builtin_clz(map[w]);
+}
+/* The highest ready priority; some thread must be ready. */
+static inline unsigned tc__sched_highest_ready(void) { return tc__map_first(tc__k.ready_group, tc__k.ready_map); }
 /* Some thread is ready (the ready map is not empty). */
 static inline bool tc__sched_any_ready(void)
 {
@@ -278,8 +292,9 @@ bool tc__hisr_created(const struct tc_hisr *h);
 
 /* ---- counters (stats.c) ----------------------------------------------------------------- */
 
-/* Make `to` the current thread and hand the CPU to it through the port: the single place
- * where a context switch is accounted and the outgoing stack is checked. */
+/* Make tc__k.next current and hand the CPU to it through the port: the single place where a
+ * context switch is accounted and the outgoing stack is checked. tc__commit() is the inline
+ * body, for the hot paths of the services; tc__switch_commit() the same out of line. */
 void tc__switch_commit(void);
 /* Charge `cycles` spent by the port in a context switch itself (not to any thread). */
 void tc__account_switch_cycles(uint64_t cycles);
@@ -288,12 +303,58 @@ void tc__account_switch_cycles(uint64_t cycles);
 void tc__account_idle_jump(uint64_t cycles);
 /* Add the cycles since the last accounting to the current context (or to idle). Called at
  * every switch and every tick, so that a 32-bit delta never wraps. TC_STATS only. */
-void tc__account_run_time(void);
+static inline void tc__account_run_time(void)
+{
+  uint32_t now = TC_PORT_CYCLES32();
+  uint32_t ran = now - tc__k.stamp;
+  tc__k.stamp = now;
+  if (tc__k.current != NULL)
+    tc__k.current->cycles += ran;
+  else
+    tc__k.stats.idle_cycles += ran;
+}
 /* The TC_STACK_GUARD bytes at the bottom of `t`'s stack still hold the pattern. */
 bool tc__stack_guard_intact(const tc_thread *t);
 size_t tc__stack_high_water(const tc_thread *t);
 
 #define TC_STACK_PATTERN 0xA5u
 #define TC_STACK_GUARD   16u /* bytes at the stack bottom that must keep the pattern */
+#define TC__PATTERN_WORD (TC_STACK_PATTERN * 0x01010101u)
+
+/* At a switch only the guard's top word is compared: a stack growing down into the guard
+ * writes it first, and one load and compare is what a switch can afford. tc_check() and the
+ * high-water mark look at every byte. (memcpy: the stack need not be word-aligned; it
+ * compiles to one load where the core allows unaligned loads.) */
+static inline bool tc__guard_top_intact(const tc_thread *t)
+{
+  uint32_t w;
+  memcpy(&w, t->stack_base + TC_STACK_GUARD - 4, sizeof w);
+  return w == TC__PATTERN_WORD;
+}
+
+/* Counting a switch costs a cheap clock read and three counters of the threads involved; the
+ * kernel-wide totals are the sums of the per-thread counters, added up when asked for
+ * (tc_kernel_stats). Run time is accumulated in 32-bit deltas of the clock (the tick adds the
+ * running context's share every tick, so no delta can wrap). */
+static inline void tc__commit(void)
+{
+  tc_thread *from = tc__k.current;
+  tc_thread *to = tc__k.next;
+#if TC_STATS
+  tc__account_run_time();
+  if (to != NULL && to != tc__k.last_ran) to->switches_in++; /* not a return from idle */
+  if (from != NULL && from->state == TC_READY) {
+    from->preempted++;
+    from->last_preempted_by = to;
+  }
+  if (to != NULL) tc__k.last_ran = to;
+#endif
+#if TC_STACK_CHECK
+  if (from != NULL && !tc__guard_top_intact(from)) tc_stack_overflow_hook(from);
+#endif
+  /* `to` is never a preempted thread: tc__sched_reschedule() unflags the thread it chooses. */
+  tc__k.current = to;
+  TC_PORT_SWITCH(from, to);
+}
 
 #endif /* TACET_KERNEL_INTERNAL_H */

@@ -98,34 +98,19 @@ bool tc__in_thread(void)
 
 /* ---- ready set ---------------------------------------------------------------------------- */
 
-#define TOP_BIT 0x80000000u
-
-static inline unsigned clz32(uint32_t x) { return (unsigned)__builtin_clz(x); }
-
-/* With 32 priorities the map is one word and the group is not kept (the constant condition
- * compiles the group's code away): one count-leading-zeros finds the highest ready priority. */
-#define GROUPED (TC_MAP_WORDS > 1)
-
 static inline void map_set(uint32_t *group, uint32_t *map, unsigned p)
 {
-  map[p >> 5] |= TOP_BIT >> (p & 31u);
-  if (GROUPED) *group |= TOP_BIT >> (p >> 5);
+  map[p >> 5] |= TC__TOP_BIT >> (p & 31u);
+  if (TC__GROUPED) *group |= TC__TOP_BIT >> (p >> 5);
 }
 
 static inline void map_clear(uint32_t *group, uint32_t *map, unsigned p)
 {
-  map[p >> 5] &= ~(TOP_BIT >> (p & 31u));
-  if (GROUPED && map[p >> 5] == 0) *group &= ~(TOP_BIT >> (p >> 5));
+  map[p >> 5] &= ~(TC__TOP_BIT >> (p & 31u));
+  if (TC__GROUPED && map[p >> 5] == 0) *group &= ~(TC__TOP_BIT >> (p >> 5));
 }
 
-/* The numerically lowest priority set in a non-empty map. */
-static inline unsigned map_first(uint32_t group, const uint32_t *map)
-{
-  unsigned w = GROUPED ? clz32(group) : 0;
-  return (w << 5) | clz32(map[w]);
-}
-
-unsigned tc__sched_highest_ready(void) { return map_first(tc__k.ready_group, tc__k.ready_map); }
+static inline unsigned map_first(uint32_t group, const uint32_t *map) { return tc__map_first(group, map); }
 
 static inline tc_thread *ready_head(unsigned p) { return TC_THREAD_OF(tc__k.ready[p].head); }
 

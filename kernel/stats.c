@@ -42,51 +42,16 @@ static inline uint32_t stack_word(const uint8_t *p)
 
 _Static_assert(TC_STACK_GUARD == 16, "the guard is compared as four words");
 
-#define PATTERN_WORD (TC_STACK_PATTERN * 0x01010101u)
-
 bool tc__stack_guard_intact(const tc_thread *t)
 {
   const uint8_t *p = t->stack_base;
-  return ((stack_word(p) ^ PATTERN_WORD) | (stack_word(p + 4) ^ PATTERN_WORD) |
-          (stack_word(p + 8) ^ PATTERN_WORD) | (stack_word(p + 12) ^ PATTERN_WORD)) == 0;
+  return ((stack_word(p) ^ TC__PATTERN_WORD) | (stack_word(p + 4) ^ TC__PATTERN_WORD) |
+          (stack_word(p + 8) ^ TC__PATTERN_WORD) | (stack_word(p + 12) ^ TC__PATTERN_WORD)) == 0;
 }
 
-/* At a switch only the guard's top word is compared: a stack growing down into the guard
- * writes it first, and one load and compare is what a switch can afford. tc_check() and
- * the high-water mark look at every byte. */
-static inline bool guard_top_intact(const tc_thread *t)
-{
-  return stack_word(t->stack_base + TC_STACK_GUARD - 4) == PATTERN_WORD;
-}
 #endif
 
-/* ---- switches and counters --------------------------------------------------------------- */
-
-/* Counting a switch costs a cheap clock read and three counters of the threads involved; the
- * kernel-wide totals are the sums of the per-thread counters, added up when asked for
- * (tc_kernel_stats). Run time is accumulated in 32-bit deltas of the clock (the tick adds the
- * running context's share every tick, so no delta can wrap). */
-void tc__switch_commit(void)
-{
-  tc_thread *from = tc__k.current;
-  tc_thread *to = tc__k.next;
-  tc__k.real_switch = to != NULL && to != tc__k.last_ran;
-#if TC_STATS
-  tc__account_run_time();
-  if (tc__k.real_switch) to->switches_in++;
-  if (from != NULL && from->state == TC_READY) {
-    from->preempted++;
-    from->last_preempted_by = to;
-  }
-#endif
-#if TC_STACK_CHECK
-  if (from != NULL && !guard_top_intact(from)) tc_stack_overflow_hook(from);
-#endif
-  /* `to` is never a preempted thread: tc__sched_reschedule() unflags the thread it chooses. */
-  if (to != NULL) tc__k.last_ran = to;
-  tc__k.current = to;
-  TC_PORT_SWITCH(from, to);
-}
+void tc__switch_commit(void) { tc__commit(); }
 
 void tc__account_switch_cycles(uint64_t cycles)
 {
@@ -108,19 +73,6 @@ void tc__account_idle_jump(uint64_t cycles)
   (void)cycles;
 #endif
 }
-
-#if TC_STATS
-void tc__account_run_time(void)
-{
-  uint32_t now = TC_PORT_CYCLES32();
-  uint32_t ran = now - tc__k.stamp;
-  tc__k.stamp = now;
-  if (tc__k.current != NULL)
-    tc__k.current->cycles += ran;
-  else
-    tc__k.stats.idle_cycles += ran;
-}
-#endif
 
 void tc_kernel_stats(tc_kernel_stats_t *out)
 {

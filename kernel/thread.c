@@ -207,14 +207,31 @@ tc_status tc_thread_sleep(uint32_t ticks)
 
 void tc_thread_yield(void)
 {
-  if (!tc__in_thread()) return;
+#if TC_CHECKS
+  if (!tc__in_thread()) return; /* a no-op elsewhere (TC_CHECKS=0 trusts the caller) */
+#endif
   unsigned s = tc__lock();
   tc_thread *r = tc__k.current;
-  if (r->state == TC_READY && tc__k.lock_nesting == 0) {
-    tc__ready_rotate(r);
+  /* Unlocked, the calling thread is the chosen one: ready, not preempted, no HISR active. */
+  if (tc__k.lock_nesting == 0) {
+    tc_list *l = &tc__k.ready[r->priority];
+    tc_node *n = r->sched_node.next;
     r->slice_left = r->time_slice;
-    tc__sched_reschedule(false);
-    tc__sched_dispatch();
+    if (l->head == &r->sched_node &&
+        (r->threshold == r->priority || tc__sched_highest_ready() == r->priority)) {
+      /* Rule 2 settled by a rotation: r heads the highest ready list, so the head after the
+       * rotation runs -- the next of its equals, or r itself when it is alone. Preempted
+       * threads do not compete at a yield. */
+      if (n != &r->sched_node) {
+        l->head = n;
+        tc__k.chosen = tc__k.next = TC_THREAD_OF(n);
+        tc__commit();
+      }
+    } else {
+      tc__ready_rotate(r);
+      tc__sched_reschedule(false);
+      tc__sched_dispatch();
+    }
   }
   tc__unlock(s);
 }

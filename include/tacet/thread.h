@@ -120,7 +120,8 @@ tc_status tc_thread_resume(tc_thread *t);
 tc_status tc_thread_sleep(uint32_t ticks);
 
 /* Move the calling thread behind the other ready threads of its priority and give up the
- * protection of its preemption threshold for this turn. Context: thread (else a no-op). */
+ * protection of its preemption threshold for this turn. Context: thread; elsewhere a no-op
+ * (with TC_CHECKS=0 the kernel trusts its caller: a thread only). */
 void tc_thread_yield(void);
 
 /* Change a thread's priority. A fully preemptive thread (threshold == priority) stays fully

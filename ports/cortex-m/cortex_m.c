@@ -43,7 +43,7 @@
 
 tc_cm_switch_state tc__cm_sw;
 tc_cm_context tc__cm_idle;
-volatile bool tc__cm_stopping;
+static volatile bool tc__cm_stopping;
 static int exit_code;
 
 static void systick_stop(void)
@@ -217,7 +217,10 @@ void tc_cm_stop(int code)
   exit_code = code;
   tc__cm_sw.next = &tc__cm_idle;
   TC_CM_ICSR = TC_CM_PENDSVSET;
-  tc__cm_stopping = true; /* from now on the kernel's switches are ignored */
+  tc__cm_stopping = true;
+  /* From now on the kernel decides nothing (tc__sched_reschedule, tc__sched_dispatch), so
+   * nothing asks PendSV for another context; no thread runs again to ask it directly. */
+  tc__k.started = false;
   tc__cm_irq_restore(s);  /* from a thread: PendSV switches to the idle context here */
 }
 

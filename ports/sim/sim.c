@@ -26,6 +26,7 @@ static struct {
   sim_irq irq[TC_SIM_MAX_IRQS]; /* sorted by `at`, FIFO among equals */
   unsigned n_irq;
   tc_thread *on;       /* whose stack the CPU is on (NULL: the idle context) */
+  tc_thread *last;     /* the last context other than idle the CPU ran (for the switch cost) */
   tc_sim_context idle; /* the context that called tc_kernel_start() */
   bool stopping;
   int exit_code;
@@ -208,10 +209,13 @@ void tc__sim_init(void)
 void tc__sim_switch(tc_thread *from, tc_thread *to)
 {
   if (sim.stopping && sim.on == NULL) return; /* the run is over: stay in the idle context */
-  if (tc__k.real_switch && sim.switch_cost != 0) {
+  /* The switch cost is charged when the CPU begins a context other than the last one it ran
+   * (not when it returns from idle to the same thread). */
+  if (to != NULL && to != sim.last && sim.switch_cost != 0) {
     tc__sim_now += sim.switch_cost;
     tc__account_switch_cycles(sim.switch_cost);
   }
+  if (to != NULL) sim.last = to;
   tc_sim_context *save = from != NULL ? &from->ctx : &sim.idle;
   tc_sim_context *load = to != NULL ? &to->ctx : &sim.idle;
   sim.on = to;

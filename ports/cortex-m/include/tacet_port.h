@@ -63,7 +63,6 @@ typedef struct {
 
 extern tc_cm_switch_state tc__cm_sw;
 extern tc_cm_context tc__cm_idle; /* the startup context, which idles */
-extern volatile bool tc__cm_stopping;
 
 #define TC_CM_ICSR      (*(volatile uint32_t *)0xE000ED04u)
 #define TC_CM_PENDSVSET (1u << 28)
@@ -90,7 +89,7 @@ static inline void tc__cm_irq_restore(unsigned s)
  * trampoline (trampoline.c). */
 static inline void tc__cm_switch(struct tc_thread *to, bool signals)
 {
-  if (tc__cm_stopping) return; /* tc_cm_stop(): the idle context ends the run */
+  /* No switch is asked for once tc_cm_stop() has run: it stops the kernel's decisions. */
   tc_cm_context *next = to != NULL ? (tc_cm_context *)(void *)to : &tc__cm_idle;
   tc__cm_sw.next = next;
   if (signals) tc__cm_sw.deliver = next;
