@@ -168,8 +168,9 @@ void tc__ready_unflag(tc_thread *t);
  * highest ready list runs). Sets tc__k.chosen and tc__k.next; does not switch. */
 void tc__sched_reschedule(bool keep_running);
 /* Hand the CPU to tc__k.next if the context allows it now (thread context, scheduler
- * unlocked, kernel started); otherwise the switch happens at tc_isr_exit / tc_sched_unlock. */
-void tc__sched_dispatch(void);
+ * unlocked, kernel started); otherwise the switch happens at tc_isr_exit / tc_sched_unlock.
+ * (Defined with the inline scheduler core below.) */
+inline void tc__sched_dispatch(void);
 /* The scheduling rules' choice now, without changing anything (for tc_check). */
 tc_thread *tc__sched_choose(bool keep_running);
 void tc__sched_set_effective(tc_thread *t, unsigned priority, unsigned threshold);
@@ -179,13 +180,13 @@ void tc__sched_set_effective(tc_thread *t, unsigned priority, unsigned threshold
 #define TC__TOP_BIT 0x80000000u
 #define TC__GROUPED (TC_MAP_WORDS > 1)
 /* The numerically lowest priority set in a non-empty map. */
-static inline unsigned tc__map_first(uint32_t group, const uint32_t *map)
+inline unsigned tc__map_first(uint32_t group, const uint32_t *map)
 {
   unsigned w = TC__GROUPED ? (unsigned)__builtin_clz(group) : 0;
   return (w << 5) | (unsigned)__builtin_clz(map[w]);
 }
 /* The highest ready priority; some thread must be ready. */
-static inline unsigned tc__sched_highest_ready(void) { return tc__map_first(tc__k.ready_group, tc__k.ready_map); }
+inline unsigned tc__sched_highest_ready(void) { return tc__map_first(tc__k.ready_group, tc__k.ready_map); }
 /* Some thread is ready (the ready map is not empty). */
 static inline bool tc__sched_any_ready(void)
 {
@@ -303,7 +304,7 @@ void tc__account_switch_cycles(uint64_t cycles);
 void tc__account_idle_jump(uint64_t cycles);
 /* Add the cycles since the last accounting to the current context (or to idle). Called at
  * every switch and every tick, so that a 32-bit delta never wraps. TC_STATS only. */
-static inline void tc__account_run_time(void)
+inline void tc__account_run_time(void)
 {
   uint32_t now = TC_PORT_CYCLES32();
   uint32_t ran = now - tc__k.stamp;
@@ -325,7 +326,7 @@ size_t tc__stack_high_water(const tc_thread *t);
  * writes it first, and one load and compare is what a switch can afford. tc_check() and the
  * high-water mark look at every byte. (memcpy: the stack need not be word-aligned; it
  * compiles to one load where the core allows unaligned loads.) */
-static inline bool tc__guard_top_intact(const tc_thread *t)
+inline bool tc__guard_top_intact(const tc_thread *t)
 {
   uint32_t w;
   memcpy(&w, t->stack_base + TC_STACK_GUARD - 4, sizeof w);
@@ -336,7 +337,7 @@ static inline bool tc__guard_top_intact(const tc_thread *t)
  * kernel-wide totals are the sums of the per-thread counters, added up when asked for
  * (tc_kernel_stats). Run time is accumulated in 32-bit deltas of the clock (the tick adds the
  * running context's share every tick, so no delta can wrap). */
-static inline void tc__commit(void)
+inline void tc__commit(void)
 {
   tc_thread *from = tc__k.current;
   tc_thread *to = tc__k.next;
@@ -355,6 +356,106 @@ static inline void tc__commit(void)
   /* `to` is never a preempted thread: tc__sched_reschedule() unflags the thread it chooses. */
   tc__k.current = to;
   TC_PORT_SWITCH(from, to);
+}
+
+
+/* ---- the scheduler's hot core, inline (sched.c holds the one external definition of each,
+ * C99 `inline`): what the common service paths need, settled without the general choice.
+ * Each says when it applies; the general path (tc__sched_reschedule) covers the rest. */
+
+/* `t`, not ready and not a preempted thread, joins the back of its ready list. */
+inline void tc__ready_append(tc_thread *t)
+{
+  tc_list *l = &tc__k.ready[t->priority];
+  tc_node *n = &t->sched_node, *h = l->head;
+  if (h == NULL) {
+    n->next = n->prev = n;
+    l->head = n;
+    tc__k.ready_map[t->priority >> 5] |= TC__TOP_BIT >> (t->priority & 31u);
+    if (TC__GROUPED) tc__k.ready_group |= TC__TOP_BIT >> (t->priority >> 5);
+  } else {
+    n->next = h;
+    n->prev = h->prev;
+    h->prev->next = n;
+    h->prev = n;
+  }
+}
+
+void tc__displace(tc_thread *t);
+void tc__ready_unflag(tc_thread *t);
+
+/* `t` has just been made ready (tc__ready_append): the decision. While the chosen thread is
+ * ready (rule 1) it keeps the CPU unless `t` is above its threshold; then `t` is chosen: no
+ * other ready thread is above that threshold (the decision before would have chosen it), so
+ * `t` is alone in its list and heads the highest one. With none chosen (idle) `t` is the only
+ * ready thread. A chosen thread that has left the ready set in the same service (its end
+ * hands its mutexes over) takes the general path: rule 3. */
+inline void tc__sched_made_ready(tc_thread *t)
+{
+  tc_thread *r = tc__k.chosen;
+  if (!tc__k.started) return; /* no decisions before the start */
+  if (r != NULL) {
+    if (r->state != TC_READY) {
+      tc__sched_reschedule(true);
+      return;
+    }
+    if (t->priority >= r->threshold) return;
+    tc__displace(r);
+  }
+  tc__k.chosen = t;
+  tc__k.next = tc__k.hisr_top != NULL ? tc__k.hisr_top : t;
+}
+
+/* `t`, ready, leaves the ready set (it blocks, is suspended or ends); the caller changes its
+ * state. A preempted thread also leaves the preempted list. */
+inline void tc__ready_unlink(tc_thread *t)
+{
+  tc_list *l = &tc__k.ready[t->priority];
+  tc_node *n = &t->sched_node;
+  if (n->next == n) {
+    l->head = NULL;
+    uint32_t *w = &tc__k.ready_map[t->priority >> 5];
+    *w &= ~(TC__TOP_BIT >> (t->priority & 31u));
+    if (TC__GROUPED && *w == 0) tc__k.ready_group &= ~(TC__TOP_BIT >> (t->priority >> 5));
+  } else {
+    n->prev->next = n->next;
+    n->next->prev = n->prev;
+    if (l->head == n) l->head = n->next;
+  }
+  n->next = n->prev = NULL;
+  if (t->flags & TC_TF_PREEMPTED) {
+    t->flags &= (uint8_t)~TC_TF_PREEMPTED;
+    tc__list_remove(&tc__k.preempted, &t->preempt_node);
+  }
+}
+
+/* The chosen thread has left the ready set (tc__ready_unlink, state changed): rule 3. The
+ * innermost preempted thread resumes unless a ready thread is above its threshold; else the
+ * head of the highest ready list (which is never a preempted thread then). */
+inline void tc__sched_chosen_left(void)
+{
+  tc_thread *n = NULL;
+  if (TC__GROUPED ? tc__k.ready_group != 0 : tc__k.ready_map[0] != 0) {
+    unsigned h = tc__sched_highest_ready();
+    n = TC_THREAD_OF(tc__k.ready[h].head);
+    tc_node *p = tc__k.preempted.head;
+    if (p != NULL) {
+      tc_thread *pt = TC_CONTAINER_OF(p, tc_thread, preempt_node);
+      if (h >= pt->threshold) {
+        n = pt;
+        tc__ready_unflag(pt);
+      }
+    }
+  }
+  tc__k.chosen = n;
+  tc__k.next = tc__k.hisr_top != NULL ? tc__k.hisr_top : n;
+}
+
+inline void tc__sched_dispatch(void)
+{
+  if (tc__k.next != tc__k.current && tc__k.lock_nesting == 0 && tc__k.isr_nesting == 0 &&
+      tc__k.started)
+    tc__commit();
 }
 
 #endif /* TACET_KERNEL_INTERNAL_H */

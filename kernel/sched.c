@@ -185,7 +185,7 @@ void tc__ready_unflag(tc_thread *t)
 /* `t`, the chosen thread, loses the CPU while still ready. With its threshold in force it is
  * flagged so that it competes again with its threshold; either way it moves to the front of
  * its list (behind other flagged threads) so that it resumes before equal-priority threads. */
-static void displace(tc_thread *t)
+void tc__displace(tc_thread *t)
 {
   if (tc__k.ready[t->priority].head != &t->sched_node) {
     tc__ready_remove(t);
@@ -236,7 +236,7 @@ void tc__sched_reschedule(bool keep_running)
     /* Preempted while still ready: its threshold was in force from the moment it was chosen,
      * whether or not the switch to it has happened yet (an interrupt handler or a locked
      * section may choose twice before any switch), as ThreadX's execute pointer. */
-    if (keep_running && old != NULL && old->state == TC_READY) displace(old);
+    if (keep_running && old != NULL && old->state == TC_READY) tc__displace(old);
     tc__k.chosen = n;
     /* A preempted thread is chosen only as the innermost one (or as the head of the highest
      * list, which it then is): its threshold is in force again. */
@@ -246,12 +246,14 @@ void tc__sched_reschedule(bool keep_running)
   tc__k.next = tc__k.hisr_top != NULL ? tc__k.hisr_top : n;
 }
 
-void tc__sched_dispatch(void)
-{
-  if (tc__k.next != tc__k.current && tc__k.lock_nesting == 0 && tc__k.isr_nesting == 0 &&
-      tc__k.started)
-    tc__switch_commit();
-}
+/* The external definitions of the inline core (internal.h). */
+extern inline unsigned tc__map_first(uint32_t group, const uint32_t *map);
+extern inline unsigned tc__sched_highest_ready(void);
+extern inline void tc__ready_append(tc_thread *t);
+extern inline void tc__sched_made_ready(tc_thread *t);
+extern inline void tc__ready_unlink(tc_thread *t);
+extern inline void tc__sched_chosen_left(void);
+extern inline void tc__sched_dispatch(void);
 
 /* A new threshold for `t` at an unchanged priority. A ready thread keeps its place (as a
  * waiting one keeps its place in its queue); only a preempted thread's bookkeeping depends on
@@ -349,7 +351,7 @@ tc_status tc__thread_wait(tc_waitq *q, unsigned state, uint32_t timeout, unsigne
   bool sleeping = (uint8_t)state == TC_SLEEPING;
   for (;;) {
     uint32_t start = tc__k.tick;
-    tc__ready_remove(t);
+    tc__ready_unlink(t); /* the caller, a thread with the scheduler unlocked: the chosen one */
     t->state = (uint8_t)state;
     t->wait_q = q;
     t->wait_status = TC_OK;
@@ -360,7 +362,7 @@ tc_status tc__thread_wait(tc_waitq *q, unsigned state, uint32_t timeout, unsigne
       t->timeout.expire = thread_timeout_expired;
       tc__timeout_add(&t->timeout, timeout);
     }
-    tc__sched_reschedule(true);
+    tc__sched_chosen_left();
     tc__sched_dispatch();
     tc__unlock(s); /* a port that switches in an exception (PendSV) switches here */
     tc_status st = t->wait_status;
@@ -403,8 +405,8 @@ void tc__thread_wake(tc_thread *t, tc_status status)
   }
   t->state = TC_READY;
   t->slice_left = t->time_slice;
-  tc__ready_insert(t, false);
-  tc__sched_reschedule(true);
+  tc__ready_append(t);
+  tc__sched_made_ready(t);
 }
 
 /* ---- round robin ------------------------------------------------------------------------ */

@@ -51,6 +51,11 @@ bool tc__stack_guard_intact(const tc_thread *t)
 
 #endif
 
+/* The external definitions of the inline switch commit (internal.h). */
+extern inline bool tc__guard_top_intact(const tc_thread *t);
+extern inline void tc__account_run_time(void);
+extern inline void tc__commit(void);
+
 void tc__switch_commit(void) { tc__commit(); }
 
 void tc__account_switch_cycles(uint64_t cycles)

@@ -13,8 +13,8 @@ static void make_ready(tc_thread *t)
 {
   t->state = TC_READY;
   t->slice_left = t->time_slice;
-  tc__ready_insert(t, false);
-  tc__sched_reschedule(true);
+  tc__ready_append(t);
+  tc__sched_made_ready(t);
 }
 
 /* Take `t` out of whatever list its state puts it in. */
@@ -168,10 +168,13 @@ tc_status tc_thread_suspend(tc_thread *t)
       st = TC_CALLER_ERROR;
       break;
     }
-    tc__ready_remove(t);
+    tc__ready_unlink(t);
     t->state = TC_SUSPENDED;
-    tc__sched_reschedule(true);
-    tc__sched_dispatch();
+    /* Another thread leaving the ready set changes no decision (rule 1 still holds). */
+    if (t == tc__k.chosen) {
+      tc__sched_chosen_left();
+      tc__sched_dispatch();
+    }
     break;
   default: /* already suspended */
     break;

@@ -25,7 +25,10 @@
  *   TC_PORT_STACK_INIT(t)       prepare t->ctx so that the first switch to `t` calls
  *                               tc__thread_run(t) with interrupts unmasked, on t's stack.
  *   TC_PORT_SWITCH(from, to)    hand the CPU from thread `from` to thread `to` (either may be
- *                               NULL = idle). Called with interrupts masked, after the kernel
+ *                               NULL = idle). It expands inside the kernel's C99 inline
+ *                               functions, so it may not name a static function or object
+ *                               (make an inline helper `inline`, with one external
+ *                               definition). Called with interrupts masked, after the kernel
  *                               has made `to` current. The port may switch at once (sim) or
  *                               when interrupts are unmasked (PendSV); if it is called again
  *                               before it acted, only the last `to` counts. When

@@ -42,6 +42,8 @@
 #endif
 
 tc_cm_switch_state tc__cm_sw;
+/* The external definition of the inline switch request (tacet_port.h). */
+extern inline void tc__cm_switch(struct tc_thread *to, bool signals);
 tc_cm_context tc__cm_idle;
 static volatile bool tc__cm_stopping;
 static int exit_code;

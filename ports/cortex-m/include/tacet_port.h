@@ -87,7 +87,7 @@ static inline void tc__cm_irq_restore(unsigned s)
 /* The kernel has made `to` current (NULL: idle). The context is tc_thread's first member.
  * `signals`: `to` has signal handlers to run first; PendSV diverts its return through the
  * trampoline (trampoline.c). */
-static inline void tc__cm_switch(struct tc_thread *to, bool signals)
+inline void tc__cm_switch(struct tc_thread *to, bool signals)
 {
   /* No switch is asked for once tc_cm_stop() has run: it stops the kernel's decisions. */
   tc_cm_context *next = to != NULL ? (tc_cm_context *)(void *)to : &tc__cm_idle;
