@@ -206,7 +206,7 @@ static const char *check_all(void)
     FAIL_IF(r != NULL && tc__sched_highest_ready() < r->threshold,
             "a ready thread above the running thread's threshold is not running");
   }
-  if (tc__k.started && tc__k.lock_nesting == 0 && tc__k.isr_nesting == 0)
+  if (tc__k.started && tc__k.lock_nesting == 0 && !tc__in_isr())
     FAIL_IF(tc__k.next != tc__k.current, "a switch is pending outside an interrupt with the scheduler unlocked");
   return NULL;
 }

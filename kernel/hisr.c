@@ -220,7 +220,7 @@ const char *tc__hisr_check(void)
   if (queued != active) return "queued HISRs and activated HISRs differ in number";
   if (tc__k.hisr_top != top) return "hisr_top is not the first HISR of the highest list";
   const tc_thread *cur = tc__k.current;
-  if (cur != NULL && (cur->flags & TC_TF_HISR) && cur->state != TC_READY && tc__k.isr_nesting == 0)
+  if (cur != NULL && (cur->flags & TC_TF_HISR) && cur->state != TC_READY && !tc__in_isr())
     return "a finished HISR holds the CPU";
   return NULL;
 }

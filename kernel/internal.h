@@ -72,8 +72,15 @@ typedef struct {
   tc_list preempted;     /* threads preempted with their threshold in force, by threshold */
   tc_list ready[TC_PRIORITIES];
   uint32_t wait_seq;     /* numbers the waits in the order they begin (FIFO among equals) */
-  unsigned lock_nesting; /* tc_sched_lock() depth */
-  unsigned isr_nesting;  /* tc_isr_enter() depth */
+  /* The two reasons to hold a switch back, in one word so that the switch path tests both
+   * with one load (`holds` is zero when neither is). */
+  union {
+    struct {
+      uint16_t lock_nesting; /* tc_sched_lock() depth */
+      uint16_t isr_nesting;  /* tc_isr_enter() depth */
+    };
+    uint32_t holds;
+  };
   bool started;
 
   /* Time. */
@@ -132,16 +139,30 @@ static inline void tc__unlock(unsigned s) { TC_PORT_IRQ_RESTORE(s); }
 
 /* ---- calling context -------------------------------------------------------------------- */
 
-static inline bool tc__in_isr(void) { return tc__k.isr_nesting != 0; }
+/* True in an interrupt handler (LISR): inside the bracket tc_isr_enter/exit, or, on a port
+ * that defines TC_PORT_IN_ISR, whenever the hardware says so (there the bracket is optional;
+ * code that brackets itself, as port-neutral tests do, still counts as a handler). */
+inline bool tc__in_isr(void)
+{
+#ifdef TC_PORT_IN_ISR
+  return TC_PORT_IN_ISR() || tc__k.isr_nesting != 0;
+#else
+  return tc__k.isr_nesting != 0;
+#endif
+}
 
 /* True when the caller is a thread: not an interrupt (LISR), not an HISR or a timer callback
  * (they run in an HISR's context), not startup or idle code. */
-bool tc__in_thread(void);
+inline bool tc__in_thread(void)
+{
+  return tc__k.started && !tc__in_isr() && tc__k.current != NULL &&
+         !(tc__k.current->flags & TC_TF_HISR);
+}
 
 /* True in an HISR's context (hisr.c), timer callbacks included. */
 static inline bool tc__in_hisr(void)
 {
-  return tc__k.isr_nesting == 0 && tc__k.current != NULL && (tc__k.current->flags & TC_TF_HISR);
+  return !tc__in_isr() && tc__k.current != NULL && (tc__k.current->flags & TC_TF_HISR);
 }
 
 /* A service may block its caller: a thread that does not hold the scheduler lock. */
@@ -451,11 +472,21 @@ inline void tc__sched_chosen_left(void)
   tc__k.next = tc__k.hisr_top != NULL ? tc__k.hisr_top : n;
 }
 
+/* (Before the start and after a port stopped the run nothing decides, so `next` equals
+ * `current` and nothing is dispatched.) */
 inline void tc__sched_dispatch(void)
 {
-  if (tc__k.next != tc__k.current && tc__k.lock_nesting == 0 && tc__k.isr_nesting == 0 &&
-      tc__k.started)
+  if (tc__k.next != tc__k.current && tc__k.holds == 0) {
+#ifdef TC_PORT_IN_ISR
+    /* In a handler without the bracket the port switches when the handlers are done: it
+     * commits the last decision then. (Inside a bracket tc_isr_exit() dispatches.) */
+    if (TC_PORT_IN_ISR()) {
+      TC_PORT_SWITCH_LATER();
+      return;
+    }
+#endif
     tc__commit();
+  }
 }
 
 #endif /* TACET_KERNEL_INTERNAL_H */

@@ -90,11 +90,8 @@ static inline tc_node *list_next(const tc_list *l, const tc_node *n)
   return n->next == l->head ? NULL : n->next;
 }
 
-bool tc__in_thread(void)
-{
-  return tc__k.started && tc__k.isr_nesting == 0 && tc__k.current != NULL &&
-         !(tc__k.current->flags & TC_TF_HISR);
-}
+extern inline bool tc__in_isr(void);
+extern inline bool tc__in_thread(void);
 
 /* ---- ready set ---------------------------------------------------------------------------- */
 

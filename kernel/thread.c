@@ -164,7 +164,7 @@ tc_status tc_thread_suspend(tc_thread *t)
     t->flags |= TC_TF_SUSPEND_AFTER;
     break;
   case TC_READY:
-    if (t == tc__k.current && !tc__in_isr() && tc__k.lock_nesting != 0) {
+    if (t == tc__k.current && tc__k.lock_nesting != 0 && !tc__in_isr()) {
       st = TC_CALLER_ERROR;
       break;
     }

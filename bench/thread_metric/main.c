@@ -77,13 +77,10 @@ static void (*volatile isr_body)(void);
 #if SIM
 static void raise_interrupt(void) { (void)tc_sim_irq_at(tc_sim_now(), isr_body); }
 #else
+/* On Cortex-M a handler needs no tc_isr_enter/exit (the port knows handler mode), like
+ * ThreadX's and FreeRTOS's. */
 void IRQ30_Handler(void);
-void IRQ30_Handler(void)
-{
-  tc_isr_enter();
-  isr_body();
-  tc_isr_exit();
-}
+void IRQ30_Handler(void) { isr_body(); }
 
 static void raise_interrupt(void) { tc_cm_irq_trigger(TM_IRQ); }
 #endif

@@ -51,6 +51,17 @@
  *   TC_PORT_CYCLES32()          uint32_t, the low 32 bits of TC_PORT_CYCLES(), read as cheaply as
  *                               the port can: the switch path accounts run time with it. Default:
  *                               (uint32_t)TC_PORT_CYCLES().
+ *   TC_PORT_IN_ISR()            bool: the CPU runs an interrupt handler, as the hardware tells
+ *                               (ARMv7-M: IPSR). With it, handlers may call services without
+ *                               tc_isr_enter()/tc_isr_exit(), which stay valid (they count
+ *                               interrupts); the port then also defines
+ *   TC_PORT_SWITCH_LATER()      with interrupts masked, from a handler outside the bracket: the
+ *                               kernel has chosen another context; when the handlers are done
+ *                               the port calls tc__switch_commit() (masked, if tc__k.next still
+ *                               differs from tc__k.current, the scheduler is unlocked, no
+ *                               bracket is open and the kernel started), then switches. Only
+ *                               the last decision is committed, so the counters stay exact.
+ *                               (Cortex-M: PendSV does it.)
  *   TC_PORT_SIGNAL_RESUME(t)    with interrupts masked, from tc_signal_send() in an interrupt
  *                               handler: `t` is the thread the handler interrupted and must
  *                               run its signal handlers when the interrupt returns to it (see
@@ -139,6 +150,9 @@ struct tc_thread;
 #endif
 #ifndef TC_PORT_CYCLES32
 #define TC_PORT_CYCLES32() ((uint32_t)TC_PORT_CYCLES())
+#endif
+#if defined(TC_PORT_IN_ISR) && !defined(TC_PORT_SWITCH_LATER)
+#error "port contract: a port that defines TC_PORT_IN_ISR() must define TC_PORT_SWITCH_LATER()"
 #endif
 
 #if (TC_PORT_STACK_ALIGN & (TC_PORT_STACK_ALIGN - 1)) != 0

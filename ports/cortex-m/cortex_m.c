@@ -42,8 +42,30 @@
 #endif
 
 tc_cm_switch_state tc__cm_sw;
-/* The external definition of the inline switch request (tacet_port.h). */
+/* The external definitions of the inline helpers (tacet_port.h). */
 extern inline void tc__cm_switch(struct tc_thread *to, bool signals);
+extern inline unsigned tc__cm_ipsr(void);
+extern inline void tc__cm_switch_later(void);
+
+/* PendSV, before it switches, when a handler asked for a switch (TC_PORT_SWITCH_LATER):
+ * commit the kernel's last decision, which sets the context to switch to. Masked, as every
+ * commit. The commit pends PendSV, which is the handler running now: that request is
+ * withdrawn. */
+void tc__cm_commit_later(void);
+void tc__cm_commit_later(void)
+{
+  unsigned s = tc__cm_irq_disable();
+  tc__cm_sw.commit_later = 0;
+  /* A thread inside a bracket of its own (tc_isr_enter from Thread mode, as port-neutral
+   * tests do) is a handler to the kernel: tc_isr_exit() will dispatch. */
+  if (tc__k.next != tc__k.current && tc__k.holds == 0 && tc__k.started) {
+    tc__commit();
+    SCB_ICSR = ICSR_PENDSVCLR;
+  }
+  /* No ISB: PendSV goes on with its own instructions; a kernel interrupt pending meanwhile
+   * preempts it wherever it is. */
+  __asm volatile("msr basepri, %0" : : "r"(s) : "memory");
+}
 tc_cm_context tc__cm_idle;
 static volatile bool tc__cm_stopping;
 static int exit_code;

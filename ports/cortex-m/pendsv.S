@@ -19,9 +19,12 @@
  * stores exactly that as `cur`, so the two never disagree.
  *
  * Every context, the idle context included, runs on the process stack (PSP) in Thread mode,
- * so the same 11 instructions (17 with the FPU tests) switch threads and idle alike. The one
- * branch not taken on that path is signal delivery: `deliver` is set when a context to load
- * has signal handlers to run first; then C decides and diverts.
+ * so the same 13 instructions (19 with the FPU tests) switch threads and idle alike. Two
+ * branches are not taken on that path. `commit_later` is set when an interrupt handler took
+ * the decision (the kernel cannot commit a switch in a handler: a later decision of the same
+ * or a nested handler may change it, and only the last one is a switch); then C commits it
+ * first. `deliver` is set when a context to load has signal handlers to run first; then C
+ * decides and diverts.
  */
         .syntax unified
         .thumb
@@ -35,8 +38,10 @@
         .type   PendSV_Handler, %function
         .thumb_func
 PendSV_Handler:
-        ldr     r3, =tc__cm_sw          /* r3 = &{cur, next, deliver} */
-        ldm     r3, {r0, r1, r2}        /* r0 = cur, r1 = next, r2 = deliver */
+        ldr     r3, =tc__cm_sw          /* r3 = &{cur, next, deliver, commit_later} */
+        ldr     r2, [r3, #12]           /* commit_later: an interrupt handler chose another */
+        cbnz    r2, 4f                  /* context; C commits that decision first */
+3:      ldm     r3, {r0, r1, r2}        /* r0 = cur, r1 = next, r2 = deliver */
         mrs     r12, psp
 #if defined(__ARM_FP)
         tst     lr, #0x10               /* EXC_RETURN bit 4 clear: extended (FP) frame */
@@ -61,6 +66,10 @@ PendSV_Handler:
         bl      tc__cm_signal_divert    /* trampoline.c: may push a frame on next's stack */
         pop     {r1, r2}
         b       1b
+4:      push    {r3, lr}
+        bl      tc__cm_commit_later     /* cortex_m.c: account the switch, set next */
+        pop     {r3, lr}
+        b       3b
         .size   PendSV_Handler, . - PendSV_Handler
         .pool
 

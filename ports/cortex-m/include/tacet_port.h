@@ -59,6 +59,7 @@ typedef struct {
   tc_cm_context *cur;     /* the context the CPU holds: a thread's, or &tc__cm_idle */
   tc_cm_context *next;    /* the context PendSV switches to */
   tc_cm_context *deliver; /* non-NULL: a context to load has signals to run (TC_PORT_SIGNAL_RESUME) */
+  uint32_t commit_later;  /* a handler's decision waits for PendSV to commit it (cortex_m.c) */
 } tc_cm_switch_state;
 
 extern tc_cm_switch_state tc__cm_sw;
@@ -82,6 +83,22 @@ static inline void tc__cm_irq_restore(unsigned s)
   /* The ISB makes an interrupt (or a PendSV switch) unmasked here happen before the next
    * instruction: a thread that blocked must not run on past tc__unlock(). */
   __asm volatile("msr basepri, %0\n\tisb" : : "r"(s) : "memory");
+}
+
+/* In an exception handler: IPSR holds its number (0 in Thread mode). Interrupt handlers need no
+ * tc_isr_enter/exit: the kernel asks the port to switch later, and PendSV -- the lowest
+ * priority, so it runs once every handler is done -- commits the last decision and switches. */
+inline unsigned tc__cm_ipsr(void)
+{
+  unsigned v;
+  __asm volatile("mrs %0, ipsr" : "=r"(v));
+  return v;
+}
+
+inline void tc__cm_switch_later(void)
+{
+  tc__cm_sw.commit_later = 1u;
+  TC_CM_ICSR = TC_CM_PENDSVSET;
 }
 
 /* The kernel has made `to` current (NULL: idle). The context is tc_thread's first member.
@@ -125,5 +142,7 @@ _Noreturn void tc__cm_panic(const char *msg, const char *detail);
 #define TC_PORT_CYCLES_HZ()         ((uint32_t)TC_BOARD_CYCLES_HZ)
 #define TC_PORT_PANIC(msg, detail)  tc__cm_panic((msg), (detail))
 #define TC_PORT_SIGNAL_RESUME(t)    tc__cm_signal_resume(t)
+#define TC_PORT_IN_ISR()            (tc__cm_ipsr() != 0u)
+#define TC_PORT_SWITCH_LATER()      tc__cm_switch_later()
 
 #endif /* TACET_PORT_CORTEX_M_H */
