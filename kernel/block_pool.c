@@ -96,23 +96,12 @@ tc_status tc_block_pool_create(tc_block_pool *bp, const char *name, size_t block
   return TC_OK;
 }
 
-tc_status tc_block_alloc(tc_block_pool *bp, void **block, uint32_t timeout)
+/* The rest of an allocation that found the pool empty, with the lock taken as `s`: wait, or
+ * start over after a signal handler ran. Out of line: the common allocation never gets here. */
+static tc_status __attribute__((noinline)) alloc_slow(tc_block_pool *bp, void **block, uint32_t timeout,
+                                                      unsigned s)
 {
-  TC_ARG_CHECK(block != NULL, TC_INVALID);
-  *block = NULL;
-  TC_ARG_CHECK(pool_valid(bp), TC_INVALID);
-  TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
-  unsigned s = tc__lock();
   for (;;) {
-    uintptr_t *h = bp->free_list;
-    if (h != NULL) {
-      bp->free_list = (uintptr_t *)*h;
-      *h = allocated_tag(bp);
-      bp->available--;
-      tc__unlock(s);
-      *block = h + 1;
-      return TC_OK;
-    }
     if (timeout == TC_NO_WAIT) {
       tc__unlock(s);
       return TC_NO_INSTANCE;
@@ -126,7 +115,33 @@ tc_status tc_block_alloc(tc_block_pool *bp, void **block, uint32_t timeout)
     if (st != TC__WAIT_RESTART) return st;
     /* A signal handler ran meanwhile: look at the pool again, for the time left. */
     if (!tc__wait_restart(&bp->magic, TC_MAGIC_BLOCK_POOL, &timeout, &s)) return TC_DELETED;
+    uintptr_t *h = bp->free_list;
+    if (h != NULL) {
+      bp->free_list = (uintptr_t *)*h;
+      *h = allocated_tag(bp);
+      bp->available--;
+      tc__unlock(s);
+      *block = h + 1;
+      return TC_OK;
+    }
   }
+}
+
+tc_status tc_block_alloc(tc_block_pool *bp, void **block, uint32_t timeout)
+{
+  TC_ARG_CHECK(block != NULL, TC_INVALID);
+  *block = NULL;
+  TC_ARG_CHECK(pool_valid(bp), TC_INVALID);
+  TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
+  unsigned s = tc__lock();
+  uintptr_t *h = bp->free_list;
+  if (h == NULL) return alloc_slow(bp, block, timeout, s);
+  bp->free_list = (uintptr_t *)*h;
+  *h = allocated_tag(bp);
+  bp->available--;
+  tc__unlock(s);
+  *block = h + 1;
+  return TC_OK;
 }
 
 tc_status tc_block_free(void *block)

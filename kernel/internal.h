@@ -165,8 +165,19 @@ static inline bool tc__in_hisr(void)
   return !tc__in_isr() && tc__k.current != NULL && (tc__k.current->flags & TC_TF_HISR);
 }
 
-/* A service may block its caller: a thread that does not hold the scheduler lock. */
-static inline bool tc__may_block(void) { return tc__in_thread() && tc__k.lock_nesting == 0; }
+/* A service may block its caller: a thread that does not hold the scheduler lock. Tested the
+ * cheap way, as every waiting call tests it: no handler (bracket or hardware) and no lock
+ * (`holds`), a context running (current is NULL before the start, in idle and after a run),
+ * and no HISR activated -- an activated HISR runs before every thread, so with nothing held it
+ * would be the caller. */
+static inline bool tc__may_block(void)
+{
+  return tc__k.holds == 0 && tc__k.current != NULL && tc__k.hisr_top == NULL
+#ifdef TC_PORT_IN_ISR
+         && !TC_PORT_IN_ISR()
+#endif
+      ;
+}
 
 /* True when `n` is one of the nodes of `l` (O(n): for the front layer's "already created"). */
 bool tc__list_contains(const tc_list *l, const tc_node *n);

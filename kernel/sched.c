@@ -447,11 +447,13 @@ int tc_kernel_start(void)
 #endif
   tc__sched_reschedule(false);
   int code = TC_PORT_START();
-  /* Only the sim port returns: close the books on the context that was running. */
+  /* Only the sim port returns: close the books on the context that was running, which runs
+   * no more. */
 #if TC_STATS
   tc__account_run_time();
 #endif
   tc__k.started = false;
+  tc__k.current = NULL;
   return code;
 }
 

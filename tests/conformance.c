@@ -306,7 +306,9 @@ static void run_scenario(void)
     printf("queue %u m", i);
     for (size_t k = 0; k < q->count; k++) {
       uint32_t m;
-      memcpy(&m, q->buf + ((q->out + k) % q->capacity) * q->msg_size, sizeof m);
+      const uint8_t *slot = q->read + k * q->msg_size;
+      if (slot >= q->end) slot -= q->end - q->start;
+      memcpy(&m, slot, sizeof m);
       printf(" %lu", (unsigned long)m);
     }
     print_waiters(&q->waiters);

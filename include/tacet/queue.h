@@ -33,11 +33,13 @@ typedef struct tc_queue {
   const char *name;
   tc_node created_node; /* in the kernel's list of queues */
   tc_waitq waiters;     /* receivers while the ring is empty, senders while it is full */
-  uint8_t *buf;         /* the ring: `capacity` slots of `msg_size` bytes */
+  uint8_t *start, *end; /* the ring: `capacity` slots of `msg_size` bytes */
+  uint8_t *read;         /* the oldest message */
+  uint8_t *write;        /* the slot after the newest message */
   size_t msg_size;
   size_t capacity;
-  size_t count; /* messages in the ring */
-  size_t out;   /* slot of the oldest message */
+  size_t count;          /* messages in the ring */
+  size_t words;           /* msg_size / 4 when it is a whole number of 32-bit words, else 0 */
 } tc_queue;
 
 /* Create an empty queue of messages of `msg_size` bytes in `buf`, which holds
