@@ -391,6 +391,24 @@ inline void tc__commit(void)
 }
 
 
+/* tc__commit() where the caller knows that the running thread `from`, still ready, hands the
+ * CPU to another thread `to` (a yield): the tests that do not apply are left out. */
+inline void tc__commit_thread_to_thread(tc_thread *from, tc_thread *to)
+{
+#if TC_STATS
+  tc__account_run_time();
+  to->switches_in++; /* from ran last, so this is a switch */
+  from->preempted++;
+  from->last_preempted_by = to;
+  tc__k.last_ran = to;
+#endif
+#if TC_STACK_CHECK
+  if (!tc__guard_top_intact(from)) tc_stack_overflow_hook(from);
+#endif
+  tc__k.current = to;
+  TC_PORT_SWITCH(from, to);
+}
+
 /* ---- the scheduler's hot core, inline (sched.c holds the one external definition of each,
  * C99 `inline`): what the common service paths need, settled without the general choice.
  * Each says when it applies; the general path (tc__sched_reschedule) covers the rest. */

@@ -55,6 +55,7 @@ bool tc__stack_guard_intact(const tc_thread *t)
 extern inline bool tc__guard_top_intact(const tc_thread *t);
 extern inline void tc__account_run_time(void);
 extern inline void tc__commit(void);
+extern inline void tc__commit_thread_to_thread(tc_thread *from, tc_thread *to);
 
 void tc__switch_commit(void) { tc__commit(); }
 

@@ -211,7 +211,9 @@ tc_status tc_thread_sleep(uint32_t ticks)
 void tc_thread_yield(void)
 {
 #if TC_CHECKS
-  if (!tc__in_thread()) return; /* a no-op elsewhere (TC_CHECKS=0 trusts the caller) */
+  /* A no-op outside a thread (TC_CHECKS=0 trusts the caller), and with the scheduler locked:
+   * the may-block test says both at once. */
+  if (!tc__may_block()) return;
 #endif
   unsigned s = tc__lock();
   tc_thread *r = tc__k.current;
@@ -228,7 +230,7 @@ void tc_thread_yield(void)
       if (n != &r->sched_node) {
         l->head = n;
         tc__k.chosen = tc__k.next = TC_THREAD_OF(n);
-        tc__commit();
+        tc__commit_thread_to_thread(r, TC_THREAD_OF(n));
       }
     } else {
       tc__ready_rotate(r);

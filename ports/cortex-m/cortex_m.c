@@ -47,24 +47,35 @@ extern inline void tc__cm_switch(struct tc_thread *to, bool signals);
 extern inline unsigned tc__cm_ipsr(void);
 extern inline void tc__cm_switch_later(void);
 
-/* PendSV, before it switches, when a handler asked for a switch (TC_PORT_SWITCH_LATER):
- * commit the kernel's last decision, which sets the context to switch to. Masked, as every
- * commit. The commit pends PendSV, which is the handler running now: that request is
- * withdrawn. */
-void tc__cm_commit_later(void);
-void tc__cm_commit_later(void)
+/* trampoline.c, linked only into programs that use signals. */
+extern void tc__cm_signal_divert(tc_cm_context *ctx) __attribute__((weak));
+
+/* PendSV, when `attention` is set, after it saved the outgoing context and before it loads
+ * the next: returns the context to load. A handler that asked for a switch
+ * (TC_PORT_SWITCH_LATER) has its last decision committed first, masked as every commit; the
+ * commit pends PendSV, which is the handler running now, so that request is withdrawn. Then
+ * a context to load with signals to run is diverted through the trampoline. */
+tc_cm_context *tc__cm_pendsv_attention(void);
+tc_cm_context *tc__cm_pendsv_attention(void)
 {
   unsigned s = tc__cm_irq_disable();
-  tc__cm_sw.commit_later = 0;
-  /* A thread inside a bracket of its own (tc_isr_enter from Thread mode, as port-neutral
-   * tests do) is a handler to the kernel: tc_isr_exit() will dispatch. */
-  if (tc__k.next != tc__k.current && tc__k.holds == 0 && tc__k.started) {
-    tc__commit();
-    SCB_ICSR = ICSR_PENDSVCLR;
+  tc__cm_sw.attention = 0;
+  if (tc__cm_sw.commit_later != 0) {
+    tc__cm_sw.commit_later = 0;
+    /* A thread inside a bracket of its own (tc_isr_enter from Thread mode, as port-neutral
+     * tests do) is a handler to the kernel: tc_isr_exit() will dispatch. */
+    if (tc__k.next != tc__k.current && tc__k.holds == 0 && tc__k.started) {
+      tc__commit();
+      SCB_ICSR = ICSR_PENDSVCLR;
+    }
   }
+  tc_cm_context *next = tc__cm_sw.next;
+  bool deliver = tc__cm_sw.deliver != NULL;
   /* No ISB: PendSV goes on with its own instructions; a kernel interrupt pending meanwhile
    * preempts it wherever it is. */
   __asm volatile("msr basepri, %0" : : "r"(s) : "memory");
+  if (deliver && tc__cm_signal_divert != NULL) tc__cm_signal_divert(next);
+  return next;
 }
 tc_cm_context tc__cm_idle;
 static volatile bool tc__cm_stopping;

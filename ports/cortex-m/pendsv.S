@@ -19,29 +19,24 @@
  * stores exactly that as `cur`, so the two never disagree.
  *
  * Every context, the idle context included, runs on the process stack (PSP) in Thread mode,
- * so the same 13 instructions (19 with the FPU tests) switch threads and idle alike. Two
- * branches are not taken on that path. `commit_later` is set when an interrupt handler took
- * the decision (the kernel cannot commit a switch in a handler: a later decision of the same
- * or a nested handler may change it, and only the last one is a switch); then C commits it
- * first. `deliver` is set when a context to load has signal handlers to run first; then C
- * decides and diverts.
+ * so the same 11 instructions (17 with the FPU tests) switch threads and idle alike. The one
+ * branch not taken on that path tests `attention`, set in two rare cases that C handles
+ * after the outgoing context is saved and before the next is loaded: an interrupt handler
+ * took the decision without committing it (the kernel cannot commit a switch in a handler:
+ * a later decision of the same or a nested handler may change it, and only the last one is
+ * a switch), and a context to load has signal handlers to run first (it is diverted through
+ * the trampoline).
  */
         .syntax unified
         .thumb
         .text
 
-        /* Weak: only programs that use signals link trampoline.c (see there), and only they
-         * ever set `deliver`. */
-        .weak   tc__cm_signal_divert
-
         .globl  PendSV_Handler
         .type   PendSV_Handler, %function
         .thumb_func
 PendSV_Handler:
-        ldr     r3, =tc__cm_sw          /* r3 = &{cur, next, deliver, commit_later} */
-        ldr     r2, [r3, #12]           /* commit_later: an interrupt handler chose another */
-        cbnz    r2, 4f                  /* context; C commits that decision first */
-3:      ldm     r3, {r0, r1, r2}        /* r0 = cur, r1 = next, r2 = deliver */
+        ldr     r3, =tc__cm_sw          /* r3 = &{cur, next, attention, ...} */
+        ldm     r3, {r0, r1, r2}        /* r0 = cur, r1 = next, r2 = attention */
         mrs     r12, psp
 #if defined(__ARM_FP)
         tst     lr, #0x10               /* EXC_RETURN bit 4 clear: extended (FP) frame */
@@ -51,7 +46,7 @@ PendSV_Handler:
         stmdb   r12!, {r4-r11, lr}
         str     r12, [r0]               /* cur->sp */
         str     r1, [r3]                /* cur = next */
-        cbnz    r2, 2f                  /* signals to run: divert first (rare) */
+        cbnz    r2, 2f                  /* a handler's decision, signals: C first (rare) */
 1:      ldr     r0, [r1]                /* next->sp */
         ldmia   r0!, {r4-r11, lr}
 #if defined(__ARM_FP)
@@ -61,15 +56,12 @@ PendSV_Handler:
 #endif
         msr     psp, r0
         bx      lr
-2:      push    {r1, r2}                /* keep next (and MSP's 8-byte alignment) */
-        mov     r0, r1
-        bl      tc__cm_signal_divert    /* trampoline.c: may push a frame on next's stack */
-        pop     {r1, r2}
-        b       1b
-4:      push    {r3, lr}
-        bl      tc__cm_commit_later     /* cortex_m.c: account the switch, set next */
+2:      push    {r3, lr}                /* (and MSP's 8-byte alignment) */
+        bl      tc__cm_pendsv_attention /* cortex_m.c: commit, divert; r0 = what to load */
         pop     {r3, lr}
-        b       3b
+        mov     r1, r0
+        str     r1, [r3]                /* cur = next, as it is now */
+        b       1b
         .size   PendSV_Handler, . - PendSV_Handler
         .pool
 

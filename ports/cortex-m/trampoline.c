@@ -27,8 +27,9 @@
  *
  * When. A switch to a thread with signals pending (TC_PORT_SWITCH), or an interrupt handler
  * that signals the thread it interrupted (TC_PORT_SIGNAL_RESUME: tc__cm_signal_resume), sets
- * tc__cm_sw.deliver and pends PendSV, whose one extra instruction on the common path tests
- * it. PendSV's call into this file is a weak reference, and tc__cm_signal_resume, called only
+ * tc__cm_sw.deliver (and `attention`) and pends PendSV, whose one extra instruction on the
+ * common path tests `attention`. PendSV's call into this file (through
+ * tc__cm_pendsv_attention, cortex_m.c) is a weak reference, and tc__cm_signal_resume, called only
  * from signal.c, is the strong one: a program that does not use signals never sets `deliver`
  * and does not carry this file. Whether to divert is decided here, in PendSV, for the context
  * actually loaded: a context already diverted and not yet through its trampoline is left
@@ -85,6 +86,7 @@ void tc__cm_signal_divert(tc_cm_context *ctx)
 void tc__cm_signal_resume(tc_thread *t)
 {
   tc__cm_sw.deliver = &t->ctx;
+  tc__cm_sw.attention = 1u;
   TC_CM_ICSR = TC_CM_PENDSVSET;
 }
 

@@ -58,6 +58,7 @@ typedef struct {
 typedef struct {
   tc_cm_context *cur;     /* the context the CPU holds: a thread's, or &tc__cm_idle */
   tc_cm_context *next;    /* the context PendSV switches to */
+  uint32_t attention;     /* one of the two below is set: PendSV calls C before it loads */
   tc_cm_context *deliver; /* non-NULL: a context to load has signals to run (TC_PORT_SIGNAL_RESUME) */
   uint32_t commit_later;  /* a handler's decision waits for PendSV to commit it (cortex_m.c) */
 } tc_cm_switch_state;
@@ -98,6 +99,7 @@ inline unsigned tc__cm_ipsr(void)
 inline void tc__cm_switch_later(void)
 {
   tc__cm_sw.commit_later = 1u;
+  tc__cm_sw.attention = 1u;
   TC_CM_ICSR = TC_CM_PENDSVSET;
 }
 
@@ -109,7 +111,10 @@ inline void tc__cm_switch(struct tc_thread *to, bool signals)
   /* No switch is asked for once tc_cm_stop() has run: it stops the kernel's decisions. */
   tc_cm_context *next = to != NULL ? (tc_cm_context *)(void *)to : &tc__cm_idle;
   tc__cm_sw.next = next;
-  if (signals) tc__cm_sw.deliver = next;
+  if (signals) {
+    tc__cm_sw.deliver = next;
+    tc__cm_sw.attention = 1u;
+  }
   TC_CM_ICSR = TC_CM_PENDSVSET;
 }
 
