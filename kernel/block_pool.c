@@ -24,20 +24,24 @@ static inline uintptr_t *header_of(void *block) { return (uintptr_t *)block - 1;
 static inline uintptr_t allocated_tag(const tc_block_pool *bp) { return (uintptr_t)bp ^ ALLOCATED; }
 
 #if TC_CHECKS
-/* The pool whose slots hold `block` as a block start, or NULL. Compares addresses only: no
- * memory outside the created pools is read. O(number of block pools). */
-static tc_block_pool *pool_of(const void *block)
+/* The pool that the header `h` of `block` names as its owner, when that pool exists and
+ * `block` is the start of one of its blocks; NULL otherwise. The header is read by the caller
+ * (the word before the block, as any free does); the pool it names is looked for among the
+ * created ones by comparing addresses, so a header that is not a tag is never followed. O(1)
+ * with one pool, O(number of block pools) at worst. */
+static inline tc_block_pool *owner_of(const void *block, uintptr_t h)
 {
-  const uint8_t *p = block;
+  uintptr_t want = (h ^ ALLOCATED) + offsetof(tc_block_pool, created_node);
   const tc_node *n = tc__k.block_pools.head;
   if (n == NULL) return NULL;
-  do {
-    tc_block_pool *bp = TC_CONTAINER_OF(n, tc_block_pool, created_node);
-    if (p >= bp->start + TC_BLOCK_HEADER && p < bp->end)
-      return (size_t)(p - bp->start - TC_BLOCK_HEADER) % bp->slot == 0 ? bp : NULL;
+  while ((uintptr_t)n != want) {
     n = n->next;
-  } while (n != tc__k.block_pools.head);
-  return NULL;
+    if (n == tc__k.block_pools.head) return NULL;
+  }
+  tc_block_pool *bp = TC_CONTAINER_OF(n, tc_block_pool, created_node);
+  const uint8_t *p = block;
+  if (p < bp->start + TC_BLOCK_HEADER || p >= bp->end) return NULL;
+  return (size_t)(p - bp->start - TC_BLOCK_HEADER) % bp->slot == 0 ? bp : NULL;
 }
 #endif
 
@@ -101,6 +105,7 @@ tc_status tc_block_pool_create(tc_block_pool *bp, const char *name, size_t block
 static tc_status __attribute__((noinline)) alloc_slow(tc_block_pool *bp, void **block, uint32_t timeout,
                                                       unsigned s)
 {
+  *block = NULL; /* until a block is handed over */
   for (;;) {
     if (timeout == TC_NO_WAIT) {
       tc__unlock(s);
@@ -130,37 +135,46 @@ static tc_status __attribute__((noinline)) alloc_slow(tc_block_pool *bp, void **
 tc_status tc_block_alloc(tc_block_pool *bp, void **block, uint32_t timeout)
 {
   TC_ARG_CHECK(block != NULL, TC_INVALID);
-  *block = NULL;
-  TC_ARG_CHECK(pool_valid(bp), TC_INVALID);
-  TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
+#if TC_CHECKS
+  /* *block is NULL after every failure; set here only on the paths that fail. */
+  tc_status bad = !pool_valid(bp) ? TC_INVALID
+                  : timeout != TC_NO_WAIT && !tc__may_block() ? TC_CALLER_ERROR
+                                                              : TC_OK;
+  if (bad != TC_OK) {
+    *block = NULL;
+    return bad;
+  }
+#endif
   unsigned s = tc__lock();
   uintptr_t *h = bp->free_list;
   if (h == NULL) return alloc_slow(bp, block, timeout, s);
   bp->free_list = (uintptr_t *)*h;
   *h = allocated_tag(bp);
   bp->available--;
-  tc__unlock(s);
+  tc__unlock_quiet(s);
   *block = h + 1;
   return TC_OK;
 }
 
 tc_status tc_block_free(void *block)
 {
-  TC_ARG_CHECK(block != NULL, TC_INVALID);
+  /* Blocks are 8-byte aligned: anything else is refused before the header is read. */
+  TC_ARG_CHECK(block != NULL && ((uintptr_t)block & 7u) == 0, TC_INVALID);
   uintptr_t *h = header_of(block);
   unsigned s = tc__lock();
+  uintptr_t tag = *h;
 #if TC_CHECKS
-  tc_block_pool *bp = pool_of(block);
-  if (bp == NULL || *h != allocated_tag(bp)) {
-    tc__unlock(s);
+  tc_block_pool *bp = owner_of(block, tag);
+  if (bp == NULL) {
+    tc__unlock_quiet(s);
     return TC_INVALID; /* not a block of a live pool, or not allocated (a double free) */
   }
 #else
-  if (!(*h & 1u)) {
-    tc__unlock(s);
+  if (!(tag & 1u)) {
+    tc__unlock_quiet(s);
     return TC_INVALID; /* a free-list link: the block is already free */
   }
-  tc_block_pool *bp = (tc_block_pool *)(*h ^ ALLOCATED);
+  tc_block_pool *bp = (tc_block_pool *)(tag ^ ALLOCATED);
 #endif
   tc_node *w = bp->waiters.threads.head;
   if (w != NULL) {
@@ -169,12 +183,13 @@ tc_status tc_block_free(void *block)
     t->wait_info[0] = (uintptr_t)block;
     tc__thread_wake(t, TC_OK);
     tc__sched_dispatch();
-  } else {
-    *h = (uintptr_t)bp->free_list;
-    bp->free_list = h;
-    bp->available++;
+    tc__unlock(s);
+    return TC_OK;
   }
-  tc__unlock(s);
+  *h = (uintptr_t)bp->free_list;
+  bp->free_list = h;
+  bp->available++;
+  tc__unlock_quiet(s);
   return TC_OK;
 }
 

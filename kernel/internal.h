@@ -129,12 +129,21 @@ static inline void tc__list_push_front(tc_list *l, tc_node *n) { tc__list_insert
 
 /* ---- critical sections ------------------------------------------------------------------ */
 
+#ifndef TC_PORT_IRQ_RESTORE_QUIET
+#define TC_PORT_IRQ_RESTORE_QUIET(s) TC_PORT_IRQ_RESTORE(s)
+#endif
+
 #if TC_IRQ_OFF_MEASURE
 unsigned tc__lock(void);
 void tc__unlock(unsigned s);
+#define tc__unlock_quiet(s) tc__unlock(s)
 #else
 static inline unsigned tc__lock(void) { return TC_PORT_IRQ_DISABLE(); }
 static inline void tc__unlock(unsigned s) { TC_PORT_IRQ_RESTORE(s); }
+/* tc__unlock() after a section that neither blocked the caller nor asked for a switch (no
+ * dispatch, no wait): nothing the caller does next depends on an interrupt being taken at
+ * once, so the port may skip what makes it so (TC_PORT_IRQ_RESTORE_QUIET). */
+static inline void tc__unlock_quiet(unsigned s) { TC_PORT_IRQ_RESTORE_QUIET(s); }
 #endif
 
 /* ---- calling context -------------------------------------------------------------------- */

@@ -17,25 +17,38 @@ enum { RECEIVER, SENDER_BACK, SENDER_FRONT };
 
 static inline bool queue_valid(const tc_queue *q) { return q != NULL && q->magic == TC_MAGIC_QUEUE; }
 
-/* One message of `q` from `src` to `dst`. Messages of whole words between word-aligned buffers
- * (a ring created with aligned memory, and the caller's message) are copied word by word,
+/* Whether a word load or store may be unaligned: then the caller's message buffer is copied a
+ * word at a time wherever it is (ARMv7-M: plain LDR/STR accept any address, as long as the
+ * application leaves CCR.UNALIGN_TRP clear). Elsewhere only word-aligned buffers are. */
+#if defined(__ARM_FEATURE_UNALIGNED) || defined(__x86_64__) || defined(__i386__) || \
+    defined(__aarch64__)
+#define ANY_ALIGNMENT 1
+#else
+#define ANY_ALIGNMENT 0
+#endif
+
+/* One word, at any address where ANY_ALIGNMENT allows it (memcpy of 4 bytes is a single load
+ * or store there). */
+static inline void copy_word(uint8_t *d, const uint8_t *s) { memcpy(d, s, 4); }
+
+/* One message of `q` from `src` to `dst`. Messages of whole words are copied word by word,
  * inline and unrolled for the usual sizes (a 16-byte message is four loads and four stores);
  * anything else goes to memcpy. */
 static inline void copy_msg(const tc_queue *q, void *dst, const void *src)
 {
   size_t n = q->words;
-  if (n != 0 && (((uintptr_t)dst | (uintptr_t)src) & 3u) == 0) {
-    uint32_t *d = dst;
-    const uint32_t *w = src;
+  if (n != 0 && (ANY_ALIGNMENT || (((uintptr_t)dst | (uintptr_t)src) & 3u) == 0)) {
+    uint8_t *d = dst;
+    const uint8_t *w = src;
     if (n == 4) { /* Thread-Metric's size, and a common one */
-      d[0] = w[0];
-      d[1] = w[1];
-      d[2] = w[2];
-      d[3] = w[3];
+      copy_word(d, w);
+      copy_word(d + 4, w + 4);
+      copy_word(d + 8, w + 8);
+      copy_word(d + 12, w + 12);
     } else if (n == 1) {
-      d[0] = w[0];
+      copy_word(d, w);
     } else {
-      for (; n != 0; n--) *d++ = *w++;
+      for (; n != 0; n--, d += 4, w += 4) copy_word(d, w);
     }
     return;
   }
@@ -102,6 +115,18 @@ tc_status tc_queue_create(tc_queue *q, const char *name, size_t msg_size, void *
  * over after a signal handler ran. Out of line: the common send never gets here. */
 static tc_status __attribute__((noinline)) send_slow(tc_queue *q, const void *msg, uint32_t timeout,
                                                      bool front, unsigned k);
+/* The same with `front` in the name: four arguments travel in registers, so the common send
+ * needs no stack frame for a fifth. */
+static tc_status __attribute__((noinline)) send_back_slow(tc_queue *q, const void *msg,
+                                                          uint32_t timeout, unsigned k)
+{
+  return send_slow(q, msg, timeout, false, k);
+}
+static tc_status __attribute__((noinline)) send_front_slow(tc_queue *q, const void *msg,
+                                                           uint32_t timeout, unsigned k)
+{
+  return send_slow(q, msg, timeout, true, k);
+}
 
 static inline tc_status send(tc_queue *q, const void *msg, uint32_t timeout, bool front)
 {
@@ -114,12 +139,13 @@ static inline tc_status send(tc_queue *q, const void *msg, uint32_t timeout, boo
     copy_msg(q, (void *)r->wait_info[0], msg);
     tc__thread_wake(r, TC_OK);
     tc__sched_dispatch();
-  } else if (q->count < q->capacity) {
-    ring_put(q, msg, front);
-  } else {
-    return send_slow(q, msg, timeout, front, k);
+    tc__unlock(k);
+    return TC_OK;
   }
-  tc__unlock(k);
+  if (q->count >= q->capacity)
+    return front ? send_front_slow(q, msg, timeout, k) : send_back_slow(q, msg, timeout, k);
+  ring_put(q, msg, front);
+  tc__unlock_quiet(k);
   return TC_OK;
 }
 
@@ -204,8 +230,10 @@ tc_status tc_queue_receive(tc_queue *q, void *msg, uint32_t timeout)
   if (q->waiters.threads.head != NULL) {
     admit_sender(q);
     tc__sched_dispatch();
+    tc__unlock(k);
+    return TC_OK;
   }
-  tc__unlock(k);
+  tc__unlock_quiet(k);
   return TC_OK;
 }
 

@@ -62,7 +62,7 @@ tc_status tc_sem_take(tc_sem *s, uint32_t timeout)
   unsigned k = tc__lock();
   if (s->count == 0) return take_slow(s, timeout, k);
   s->count--;
-  tc__unlock(k);
+  tc__unlock_quiet(k);
   return TC_OK;
 }
 
@@ -75,12 +75,14 @@ tc_status tc_sem_give(tc_sem *s)
   if (w != NULL) {
     tc__thread_wake(TC_THREAD_OF(w), TC_OK);
     tc__sched_dispatch();
-  } else if (s->count < s->max) {
-    s->count++;
-  } else {
-    st = TC_FULL;
+    tc__unlock(k);
+    return TC_OK;
   }
-  tc__unlock(k);
+  if (s->count < s->max)
+    s->count++;
+  else
+    st = TC_FULL;
+  tc__unlock_quiet(k);
   return st;
 }
 

@@ -14,13 +14,14 @@
  * The free list is threaded through the headers, never through the blocks themselves, so
  * what the application writes into its block cannot break the pool.
  *
- * tc_block_free(ptr) finds the pool from the pointer alone. With TC_CHECKS=1 it first
- * verifies that ptr is the start of a block of a pool that exists -- by address range over
- * the created pools (no memory outside them is read) and slot position -- and then that the
- * header says "allocated": links are even and allocated headers odd, so freeing a block twice
- * or freeing a pointer that is not a block is always refused (TC_INVALID) and changes
- * nothing. With TC_CHECKS=0 the header alone names the pool (one load), and a double free is
- * still refused (its header is a link).
+ * tc_block_free(ptr) finds the pool from the pointer alone: it reads the word before ptr.
+ * With TC_CHECKS=1 ptr must be 8-byte aligned (checked before that read), the header must be
+ * the allocated tag of a pool that exists (looked for among the created pools by address,
+ * never followed before it is found), and ptr must be the start of one of that pool's
+ * blocks (address range and slot position). A free-list link is never a tag, so freeing a
+ * block twice, a pointer that is not a block, or a block of a deleted pool is refused
+ * (TC_INVALID) and changes nothing. O(1) with one pool. With TC_CHECKS=0 the header alone
+ * names the pool (one load), and a double free is still refused (its header is a link).
  *
  * Waiting. tc_block_alloc() with a timeout blocks while the pool is empty; waiters are served
  * in priority order (FIFO among equal priorities), and a free with waiters hands the block

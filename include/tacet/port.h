@@ -51,6 +51,12 @@
  *   TC_PORT_CYCLES32()          uint32_t, the low 32 bits of TC_PORT_CYCLES(), read as cheaply as
  *                               the port can: the switch path accounts run time with it. Default:
  *                               (uint32_t)TC_PORT_CYCLES().
+ *   TC_PORT_IRQ_RESTORE_QUIET(s) TC_PORT_IRQ_RESTORE(s) after a critical section that asked
+ *                               for no switch: the port need not make an interrupt that was
+ *                               held back take effect before the next instruction (Cortex-M:
+ *                               no ISB; one or two more instructions may run first). Services
+ *                               use it on their common paths that neither wait nor ready a
+ *                               thread. Default: TC_PORT_IRQ_RESTORE(s).
  *   TC_PORT_IN_ISR()            bool: the CPU runs an interrupt handler, as the hardware tells
  *                               (ARMv7-M: IPSR). With it, handlers may call services without
  *                               tc_isr_enter()/tc_isr_exit(), which stay valid (they count

@@ -86,6 +86,14 @@ static inline void tc__cm_irq_restore(unsigned s)
   __asm volatile("msr basepri, %0\n\tisb" : : "r"(s) : "memory");
 }
 
+/* The same without the ISB, after a section that asked for no switch: an interrupt held back
+ * may be taken a few instructions later (the ISB is what makes it immediate), which nothing
+ * the caller does next depends on. */
+static inline void tc__cm_irq_restore_quiet(unsigned s)
+{
+  __asm volatile("msr basepri, %0" : : "r"(s) : "memory");
+}
+
 /* In an exception handler: IPSR holds its number (0 in Thread mode). Interrupt handlers need no
  * tc_isr_enter/exit: the kernel asks the port to switch later, and PendSV -- the lowest
  * priority, so it runs once every handler is done -- commits the last decision and switches. */
@@ -139,6 +147,7 @@ _Noreturn void tc__cm_panic(const char *msg, const char *detail);
 #define TC_PORT_INIT()              tc__cm_init()
 #define TC_PORT_IRQ_DISABLE()       tc__cm_irq_disable()
 #define TC_PORT_IRQ_RESTORE(s)      tc__cm_irq_restore(s)
+#define TC_PORT_IRQ_RESTORE_QUIET(s) tc__cm_irq_restore_quiet(s)
 #define TC_PORT_STACK_INIT(t)       tc__cm_stack_init(t)
 #define TC_PORT_SWITCH(from, to)    ((void)(from), tc__cm_switch((to), (to) != NULL && (to)->signals != 0))
 #define TC_PORT_START()             tc__cm_start()
