@@ -112,6 +112,7 @@ static const char *check_thread(const tc_thread *t, size_t *ready, size_t *timeo
   FAIL_IF(t->state > TC_TERMINATED || t->state == TC_RUNNING, "thread in an unknown state");
   FAIL_IF(t->priority >= TC_PRIORITIES || t->user_priority >= TC_PRIORITIES, "priority out of range");
   FAIL_IF(t->threshold > t->priority || t->user_threshold > t->user_priority, "threshold above priority");
+  FAIL_IF(t->ready_list != &tc__k.ready[t->priority], "ready list pointer disagrees with the priority");
   FAIL_IF(t->priority > t->user_priority || t->threshold > t->user_threshold,
           "effective priority or threshold weaker than the user's");
   FAIL_IF(t->time_slice != 0 && (t->slice_left == 0 || t->slice_left > t->time_slice),

@@ -127,6 +127,14 @@ static inline void tc__list_push_front(tc_list *l, tc_node *n) { tc__list_insert
 #define TC_CONTAINER_OF(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
 #define TC_THREAD_OF(node) TC_CONTAINER_OF(node, tc_thread, sched_node)
 
+/* Set a thread's effective priority: the field and the ready list that goes with it (the hot
+ * paths find the list with one load). */
+static inline void tc__set_priority(tc_thread *t, unsigned priority)
+{
+  t->priority = (uint16_t)priority;
+  t->ready_list = &tc__k.ready[priority];
+}
+
 /* ---- critical sections ------------------------------------------------------------------ */
 
 #ifndef TC_PORT_IRQ_RESTORE_QUIET
@@ -374,14 +382,18 @@ inline bool tc__guard_top_intact(const tc_thread *t)
   return w == TC__PATTERN_WORD;
 }
 
-/* Counting a switch costs a cheap clock read and three counters of the threads involved; the
+/* The kernel's side of committing the switch from `from` (the current context) to `to`
+ * (tc__k.next): the counters, the stack guard, `to` made current; tc__commit() then asks the
+ * port to switch. A port that commits from its own switch code (Cortex-M's PendSV) calls this
+ * part alone.
+ *
+ * Counting a switch costs a cheap clock read and three counters of the threads involved; the
  * kernel-wide totals are the sums of the per-thread counters, added up when asked for
  * (tc_kernel_stats). Run time is accumulated in 32-bit deltas of the clock (the tick adds the
  * running context's share every tick, so no delta can wrap). */
-inline void tc__commit(void)
+inline void tc__commit_state(tc_thread *from, tc_thread *to)
 {
-  tc_thread *from = tc__k.current;
-  tc_thread *to = tc__k.next;
+  (void)from; /* unused without counters and stack checks */
 #if TC_STATS
   tc__account_run_time();
   if (to != NULL && to != tc__k.last_ran) to->switches_in++; /* not a return from idle */
@@ -396,9 +408,15 @@ inline void tc__commit(void)
 #endif
   /* `to` is never a preempted thread: tc__sched_reschedule() unflags the thread it chooses. */
   tc__k.current = to;
-  TC_PORT_SWITCH(from, to);
 }
 
+inline void tc__commit(void)
+{
+  tc_thread *from = tc__k.current;
+  tc_thread *to = tc__k.next;
+  tc__commit_state(from, to);
+  TC_PORT_SWITCH(from, to);
+}
 
 /* tc__commit() where the caller knows that the running thread `from`, still ready, hands the
  * CPU to another thread `to` (a yield): the tests that do not apply are left out. */
@@ -425,7 +443,7 @@ inline void tc__commit_thread_to_thread(tc_thread *from, tc_thread *to)
 /* `t`, not ready and not a preempted thread, joins the back of its ready list. */
 inline void tc__ready_append(tc_thread *t)
 {
-  tc_list *l = &tc__k.ready[t->priority];
+  tc_list *l = t->ready_list;
   tc_node *n = &t->sched_node, *h = l->head;
   if (h == NULL) {
     n->next = n->prev = n;
@@ -469,7 +487,7 @@ inline void tc__sched_made_ready(tc_thread *t)
  * state. A preempted thread also leaves the preempted list. */
 inline void tc__ready_unlink(tc_thread *t)
 {
-  tc_list *l = &tc__k.ready[t->priority];
+  tc_list *l = t->ready_list;
   tc_node *n = &t->sched_node;
   if (n->next == n) {
     l->head = NULL;

@@ -204,7 +204,7 @@ void tc__mutex_thread_exit(tc_thread *t)
 {
   while (t->mutexes.head != NULL) release(MUTEX_OF_OWNER_NODE(t->mutexes.head));
   /* In no ready list or wait queue any more: set directly, not through the scheduler. */
-  t->priority = t->user_priority;
+  tc__set_priority(t, t->user_priority);
   t->threshold = t->user_threshold;
 }
 

@@ -127,7 +127,7 @@ static inline bool flagged(const tc_node *n) { return (TC_THREAD_OF(n)->flags & 
 
 void tc__ready_insert(tc_thread *t, bool at_front)
 {
-  tc_list *l = &tc__k.ready[t->priority];
+  tc_list *l = t->ready_list;
   tc_node *pos = NULL; /* the back */
   if (t->flags & TC_TF_PREEMPTED) {
     pos = l->head;
@@ -156,7 +156,7 @@ void tc__ready_remove(tc_thread *t)
 
 void tc__ready_rotate(tc_thread *t)
 {
-  tc_list *l = &tc__k.ready[t->priority];
+  tc_list *l = t->ready_list;
   if (l->head == &t->sched_node && !(t->flags & TC_TF_PREEMPTED)) {
     l->head = t->sched_node.next; /* the list is circular: its head goes to the back */
   } else {
@@ -172,7 +172,7 @@ void tc__ready_unflag(tc_thread *t)
   tc__list_remove(&tc__k.preempted, &t->preempt_node);
   /* Flagged threads form a prefix of the list: unless `t` was its only member (at the head,
    * followed by no flagged thread), it moves behind the others. */
-  tc_list *l = &tc__k.ready[t->priority];
+  tc_list *l = t->ready_list;
   if (l->head != n || flagged(n->next)) {
     tc__list_remove(l, n);
     tc__ready_insert(t, true);
@@ -184,7 +184,7 @@ void tc__ready_unflag(tc_thread *t)
  * its list (behind other flagged threads) so that it resumes before equal-priority threads. */
 void tc__displace(tc_thread *t)
 {
-  if (tc__k.ready[t->priority].head != &t->sched_node) {
+  if (t->ready_list->head != &t->sched_node) {
     tc__ready_remove(t);
     if (t->threshold < t->priority) t->flags |= TC_TF_PREEMPTED;
     tc__ready_insert(t, true);
@@ -277,14 +277,14 @@ void tc__sched_set_effective(tc_thread *t, unsigned priority, unsigned threshold
   } else if (t->state == TC_READY) {
     bool flagged = (t->flags & TC_TF_PREEMPTED) != 0;
     tc__ready_remove(t);
-    t->priority = (uint16_t)priority;
+    tc__set_priority(t, priority);
     t->threshold = (uint16_t)threshold;
     if (flagged && t->threshold < t->priority) t->flags |= TC_TF_PREEMPTED;
     /* The chosen thread and a preempted one keep their claim to resume first; others queue
      * at the back of their new priority. */
     tc__ready_insert(t, flagged || t == tc__k.chosen);
   } else {
-    t->priority = (uint16_t)priority;
+    tc__set_priority(t, priority);
     t->threshold = (uint16_t)threshold;
     if (t->wait_q != NULL) {
       /* Keep the wait queue in order, and let its object react (inheritance). */
@@ -417,7 +417,7 @@ void tc__sched_tick(void)
   if (--r->slice_left != 0) return;
   r->slice_left = r->time_slice;
   if (r->threshold < r->priority) return;
-  tc_node *h = tc__k.ready[r->priority].head;
+  tc_node *h = r->ready_list->head;
   if (h->next == h) return; /* alone at its priority */
   tc__ready_rotate(r);
 #if TC_STATS

@@ -54,6 +54,7 @@ bool tc__stack_guard_intact(const tc_thread *t)
 /* The external definitions of the inline switch commit (internal.h). */
 extern inline bool tc__guard_top_intact(const tc_thread *t);
 extern inline void tc__account_run_time(void);
+extern inline void tc__commit_state(tc_thread *from, tc_thread *to);
 extern inline void tc__commit(void);
 extern inline void tc__commit_thread_to_thread(tc_thread *from, tc_thread *to);
 

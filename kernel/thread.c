@@ -81,7 +81,8 @@ tc_status tc_thread_create(tc_thread *t, const char *name, void (*entry)(void *a
   t->arg = arg;
   t->stack_base = (uint8_t *)stack;
   t->stack_size = (size_t)(hi - lo);
-  t->priority = t->user_priority = (uint16_t)priority;
+  t->user_priority = (uint16_t)priority;
+  tc__set_priority(t, priority);
   t->threshold = t->user_threshold = (uint16_t)preempt_threshold;
   t->time_slice = t->slice_left = time_slice;
   t->state = TC_SUSPENDED;
@@ -208,6 +209,16 @@ tc_status tc_thread_sleep(uint32_t ticks)
   return tc__thread_wait(NULL, TC_SLEEPING, ticks, s);
 }
 
+/* A yield that a rotation does not settle: the full decision. Out of line, so that the common
+ * yield needs no stack frame. */
+static void __attribute__((noinline)) yield_general(tc_thread *r, unsigned s)
+{
+  tc__ready_rotate(r);
+  tc__sched_reschedule(false);
+  tc__sched_dispatch();
+  tc__unlock(s);
+}
+
 void tc_thread_yield(void)
 {
 #if TC_CHECKS
@@ -218,26 +229,29 @@ void tc_thread_yield(void)
   unsigned s = tc__lock();
   tc_thread *r = tc__k.current;
   /* Unlocked, the calling thread is the chosen one: ready, not preempted, no HISR active. */
-  if (tc__k.lock_nesting == 0) {
-    tc_list *l = &tc__k.ready[r->priority];
-    tc_node *n = r->sched_node.next;
-    r->slice_left = r->time_slice;
-    if (l->head == &r->sched_node &&
-        (r->threshold == r->priority || tc__sched_highest_ready() == r->priority)) {
-      /* Rule 2 settled by a rotation: r heads the highest ready list, so the head after the
-       * rotation runs -- the next of its equals, or r itself when it is alone. Preempted
-       * threads do not compete at a yield. */
-      if (n != &r->sched_node) {
-        l->head = n;
-        tc__k.chosen = tc__k.next = TC_THREAD_OF(n);
-        tc__commit_thread_to_thread(r, TC_THREAD_OF(n));
-      }
-    } else {
-      tc__ready_rotate(r);
-      tc__sched_reschedule(false);
-      tc__sched_dispatch();
-    }
+  if (tc__k.lock_nesting != 0) {
+    tc__unlock_quiet(s);
+    return;
   }
+  unsigned p = r->priority;
+  tc_list *l = r->ready_list;
+  r->slice_left = r->time_slice;
+  if (l->head != &r->sched_node || (r->threshold != p && tc__sched_highest_ready() != p)) {
+    yield_general(r, s);
+    return;
+  }
+  /* Rule 2 settled by a rotation: r heads the highest ready list, so the head after the
+   * rotation runs -- the next of its equals, or r itself when it is alone. Preempted threads
+   * do not compete at a yield. */
+  tc_node *n = r->sched_node.next;
+  if (n == &r->sched_node) {
+    tc__unlock_quiet(s);
+    return;
+  }
+  l->head = n;
+  tc_thread *to = TC_THREAD_OF(n);
+  tc__k.chosen = tc__k.next = to;
+  tc__commit_thread_to_thread(r, to);
   tc__unlock(s);
 }
 

@@ -47,6 +47,7 @@ typedef struct tc_thread {
   uint8_t *stack_base;
   size_t stack_size;
   uint16_t priority, threshold;           /* effective (inheritance included) */
+  tc_list *ready_list;                    /* the ready list of `priority`, kept with it */
   uint16_t user_priority, user_threshold; /* as set by the application */
   uint8_t state;
   uint8_t flags;

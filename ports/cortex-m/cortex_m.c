@@ -52,9 +52,10 @@ extern void tc__cm_signal_divert(tc_cm_context *ctx) __attribute__((weak));
 
 /* PendSV, when `attention` is set, after it saved the outgoing context and before it loads
  * the next: returns the context to load. A handler that asked for a switch
- * (TC_PORT_SWITCH_LATER) has its last decision committed first, masked as every commit; the
- * commit pends PendSV, which is the handler running now, so that request is withdrawn. Then
- * a context to load with signals to run is diverted through the trampoline. */
+ * (TC_PORT_SWITCH_LATER) has its last decision committed first, masked as every commit: the
+ * kernel's part of the commit, and the port's done here (PendSV is already running, so
+ * nothing is pended). Then a context to load with signals to run is diverted through the
+ * trampoline. */
 tc_cm_context *tc__cm_pendsv_attention(void);
 tc_cm_context *tc__cm_pendsv_attention(void)
 {
@@ -62,11 +63,14 @@ tc_cm_context *tc__cm_pendsv_attention(void)
   tc__cm_sw.attention = 0;
   if (tc__cm_sw.commit_later != 0) {
     tc__cm_sw.commit_later = 0;
+    tc_thread *from = tc__k.current, *to = tc__k.next;
     /* A thread inside a bracket of its own (tc_isr_enter from Thread mode, as port-neutral
      * tests do) is a handler to the kernel: tc_isr_exit() will dispatch. */
-    if (tc__k.next != tc__k.current && tc__k.holds == 0 && tc__k.started) {
-      tc__commit();
-      SCB_ICSR = ICSR_PENDSVCLR;
+    if (to != from && tc__k.holds == 0 && tc__k.started) {
+      tc__commit_state(from, to);
+      tc_cm_context *c = to != NULL ? &to->ctx : &tc__cm_idle;
+      tc__cm_sw.next = c;
+      if (to != NULL && to->signals != 0) tc__cm_sw.deliver = c;
     }
   }
   tc_cm_context *next = tc__cm_sw.next;
