@@ -66,18 +66,23 @@ tc_status tc_sem_take(tc_sem *s, uint32_t timeout)
   return TC_OK;
 }
 
+/* A give that wakes the first waiter. Out of line, so that a give without waiters needs no
+ * stack frame. */
+static tc_status __attribute__((noinline)) give_to_waiter(tc_node *w, unsigned k)
+{
+  tc__thread_wake(TC_THREAD_OF(w), TC_OK);
+  tc__sched_dispatch();
+  tc__unlock(k);
+  return TC_OK;
+}
+
 tc_status tc_sem_give(tc_sem *s)
 {
   TC_ARG_CHECK(sem_valid(s), TC_INVALID);
   unsigned k = tc__lock();
   tc_status st = TC_OK;
   tc_node *w = s->waiters.threads.head;
-  if (w != NULL) {
-    tc__thread_wake(TC_THREAD_OF(w), TC_OK);
-    tc__sched_dispatch();
-    tc__unlock(k);
-    return TC_OK;
-  }
+  if (w != NULL) return give_to_waiter(w, k);
   if (s->count < s->max)
     s->count++;
   else

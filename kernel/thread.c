@@ -209,10 +209,14 @@ tc_status tc_thread_sleep(uint32_t ticks)
   return tc__thread_wait(NULL, TC_SLEEPING, ticks, s);
 }
 
+_Static_assert(offsetof(tc_thread, threshold) == offsetof(tc_thread, priority) + 2,
+               "tc_thread_yield loads priority and threshold as one word");
+
 /* A yield that a rotation does not settle: the full decision. Out of line, so that the common
  * yield needs no stack frame. */
 static void __attribute__((noinline)) yield_general(tc_thread *r, unsigned s)
 {
+  r->slice_left = r->time_slice;
   tc__ready_rotate(r);
   tc__sched_reschedule(false);
   tc__sched_dispatch();
@@ -233,13 +237,17 @@ void tc_thread_yield(void)
     tc__unlock_quiet(s);
     return;
   }
-  unsigned p = r->priority;
   tc_list *l = r->ready_list;
-  r->slice_left = r->time_slice;
-  if (l->head != &r->sched_node || (r->threshold != p && tc__sched_highest_ready() != p)) {
+  /* Priority and threshold in one load: equal when the two halves are (a rotation by 16
+   * compares them in one instruction). */
+  uint32_t pt;
+  memcpy(&pt, &r->priority, sizeof pt);
+  if (l->head != &r->sched_node ||
+      (pt != ((pt << 16) | (pt >> 16)) && tc__sched_highest_ready() != r->priority)) {
     yield_general(r, s);
     return;
   }
+  r->slice_left = r->time_slice;
   /* Rule 2 settled by a rotation: r heads the highest ready list, so the head after the
    * rotation runs -- the next of its equals, or r itself when it is alone. Preempted threads
    * do not compete at a yield. */
