@@ -110,6 +110,19 @@ typedef struct {
 
 extern tc_kernel tc__k;
 
+/* The hot core of the scheduler and the switch commit (below) is C99 `inline`: a service's
+ * common path carries it, decision and commit in one function. A build optimised for size
+ * (-Os, as the footprint figures are) calls the one external definition of each instead:
+ * every service carrying a copy would cost more flash than the calls cost time. */
+#ifdef __OPTIMIZE_SIZE__
+/* GCC keeps `inline` (C99 linkage: the one external definition) and honours `noinline`; it
+ * warns that the two meet, which here is the point. */
+#pragma GCC diagnostic ignored "-Wattributes"
+#define TC_HOT inline __attribute__((noinline))
+#else
+#define TC_HOT inline
+#endif
+
 /* ---- lists ------------------------------------------------------------------------------ */
 
 static inline bool tc__list_empty(const tc_list *l) { return l->head == NULL; }
@@ -219,7 +232,7 @@ void tc__sched_reschedule(bool keep_running);
 /* Hand the CPU to tc__k.next if the context allows it now (thread context, scheduler
  * unlocked, kernel started); otherwise the switch happens at tc_isr_exit / tc_sched_unlock.
  * (Defined with the inline scheduler core below.) */
-inline void tc__sched_dispatch(void);
+TC_HOT void tc__sched_dispatch(void);
 /* The scheduling rules' choice now, without changing anything (for tc_check). */
 tc_thread *tc__sched_choose(bool keep_running);
 void tc__sched_set_effective(tc_thread *t, unsigned priority, unsigned threshold);
@@ -353,7 +366,7 @@ void tc__account_switch_cycles(uint64_t cycles);
 void tc__account_idle_jump(uint64_t cycles);
 /* Add the cycles since the last accounting to the current context (or to idle). Called at
  * every switch and every tick, so that a 32-bit delta never wraps. TC_STATS only. */
-inline void tc__account_run_time(void)
+TC_HOT void tc__account_run_time(void)
 {
   uint32_t now = TC_PORT_CYCLES32();
   uint32_t ran = now - tc__k.stamp;
@@ -375,7 +388,7 @@ size_t tc__stack_high_water(const tc_thread *t);
  * writes it first, and one load and compare is what a switch can afford. tc_check() and the
  * high-water mark look at every byte. (memcpy: the stack need not be word-aligned; it
  * compiles to one load where the core allows unaligned loads.) */
-inline bool tc__guard_top_intact(const tc_thread *t)
+TC_HOT bool tc__guard_top_intact(const tc_thread *t)
 {
   uint32_t w;
   memcpy(&w, t->stack_base + TC_STACK_GUARD - 4, sizeof w);
@@ -391,7 +404,7 @@ inline bool tc__guard_top_intact(const tc_thread *t)
  * kernel-wide totals are the sums of the per-thread counters, added up when asked for
  * (tc_kernel_stats). Run time is accumulated in 32-bit deltas of the clock (the tick adds the
  * running context's share every tick, so no delta can wrap). */
-inline void tc__commit_state(tc_thread *from, tc_thread *to)
+TC_HOT void tc__commit_state(tc_thread *from, tc_thread *to)
 {
   (void)from; /* unused without counters and stack checks */
 #if TC_STATS
@@ -410,7 +423,7 @@ inline void tc__commit_state(tc_thread *from, tc_thread *to)
   tc__k.current = to;
 }
 
-inline void tc__commit(void)
+TC_HOT void tc__commit(void)
 {
   tc_thread *from = tc__k.current;
   tc_thread *to = tc__k.next;
@@ -420,8 +433,14 @@ inline void tc__commit(void)
 
 /* tc__commit() where the caller knows that the running thread `from`, still ready, hands the
  * CPU to another thread `to` (a yield): the tests that do not apply are left out. */
-inline void tc__commit_thread_to_thread(tc_thread *from, tc_thread *to)
+TC_HOT void tc__commit_thread_to_thread(tc_thread *from, tc_thread *to)
 {
+#ifdef __OPTIMIZE_SIZE__
+  (void)from; /* the general commit counts the same, in less flash */
+  (void)to;
+  tc__commit();
+  return;
+#endif
 #if TC_STATS
   tc__account_run_time();
   to->switches_in++; /* from ran last, so this is a switch */
@@ -441,8 +460,12 @@ inline void tc__commit_thread_to_thread(tc_thread *from, tc_thread *to)
  * Each says when it applies; the general path (tc__sched_reschedule) covers the rest. */
 
 /* `t`, not ready and not a preempted thread, joins the back of its ready list. */
-inline void tc__ready_append(tc_thread *t)
+TC_HOT void tc__ready_append(tc_thread *t)
 {
+#ifdef __OPTIMIZE_SIZE__
+  tc__ready_insert(t, false); /* the same for such a thread, in less flash */
+  return;
+#endif
   tc_list *l = t->ready_list;
   tc_node *n = &t->sched_node, *h = l->head;
   if (h == NULL) {
@@ -467,7 +490,7 @@ void tc__ready_unflag(tc_thread *t);
  * `t` is alone in its list and heads the highest one. With none chosen (idle) `t` is the only
  * ready thread. A chosen thread that has left the ready set in the same service (its end
  * hands its mutexes over) takes the general path: rule 3. */
-inline void tc__sched_made_ready(tc_thread *t)
+TC_HOT void tc__sched_made_ready(tc_thread *t)
 {
   tc_thread *r = tc__k.chosen;
   if (!tc__k.started) return; /* no decisions before the start */
@@ -485,8 +508,12 @@ inline void tc__sched_made_ready(tc_thread *t)
 
 /* `t`, ready, leaves the ready set (it blocks, is suspended or ends); the caller changes its
  * state. A preempted thread also leaves the preempted list. */
-inline void tc__ready_unlink(tc_thread *t)
+TC_HOT void tc__ready_unlink(tc_thread *t)
 {
+#ifdef __OPTIMIZE_SIZE__
+  tc__ready_remove(t); /* the same, in less flash */
+  return;
+#endif
   tc_list *l = t->ready_list;
   tc_node *n = &t->sched_node;
   if (n->next == n) {
@@ -509,7 +536,7 @@ inline void tc__ready_unlink(tc_thread *t)
 /* The chosen thread has left the ready set (tc__ready_unlink, state changed): rule 3. The
  * innermost preempted thread resumes unless a ready thread is above its threshold; else the
  * head of the highest ready list (which is never a preempted thread then). */
-inline void tc__sched_chosen_left(void)
+TC_HOT void tc__sched_chosen_left(void)
 {
   tc_thread *n = NULL;
   if (TC__GROUPED ? tc__k.ready_group != 0 : tc__k.ready_map[0] != 0) {
@@ -530,7 +557,7 @@ inline void tc__sched_chosen_left(void)
 
 /* (Before the start and after a port stopped the run nothing decides, so `next` equals
  * `current` and nothing is dispatched.) */
-inline void tc__sched_dispatch(void)
+TC_HOT void tc__sched_dispatch(void)
 {
   if (tc__k.next != tc__k.current && tc__k.holds == 0) {
 #ifdef TC_PORT_IN_ISR

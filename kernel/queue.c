@@ -34,18 +34,26 @@ static inline void copy_word(uint8_t *d, const uint8_t *s) { memcpy(d, s, 4); }
 /* One message of `q` from `src` to `dst`. Messages of whole words are copied word by word,
  * inline and unrolled for the usual sizes (a 16-byte message is four loads and four stores);
  * anything else goes to memcpy. */
+/* Built for size (-Os): one copy of copy_msg serves every path, without the unrolled sizes
+ * (see TC_HOT, internal.h). */
+#ifdef __OPTIMIZE_SIZE__
+#define SIZE_FIRST 1
+__attribute__((noinline))
+#else
+#define SIZE_FIRST 0
+#endif
 static inline void copy_msg(const tc_queue *q, void *dst, const void *src)
 {
   size_t n = q->words;
   if (n != 0 && (ANY_ALIGNMENT || (((uintptr_t)dst | (uintptr_t)src) & 3u) == 0)) {
     uint8_t *d = dst;
     const uint8_t *w = src;
-    if (n == 4) { /* Thread-Metric's size, and a common one */
+    if (!SIZE_FIRST && n == 4) { /* Thread-Metric's size, and a common one */
       copy_word(d, w);
       copy_word(d + 4, w + 4);
       copy_word(d + 8, w + 8);
       copy_word(d + 12, w + 12);
-    } else if (n == 1) {
+    } else if (!SIZE_FIRST && n == 1) {
       copy_word(d, w);
     } else {
       for (; n != 0; n--, d += 4, w += 4) copy_word(d, w);
@@ -133,6 +141,7 @@ static inline tc_status send(tc_queue *q, const void *msg, uint32_t timeout, boo
   TC_ARG_CHECK(queue_valid(q) && msg != NULL, TC_INVALID);
   TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
+  if (SIZE_FIRST) return send_slow(q, msg, timeout, front, k);
   if (q->count == 0 && q->waiters.threads.head != NULL) {
     /* A receiver waits: the message goes straight to it. */
     tc_thread *r = TC_THREAD_OF(q->waiters.threads.head);
@@ -149,9 +158,23 @@ static inline tc_status send(tc_queue *q, const void *msg, uint32_t timeout, boo
   return TC_OK;
 }
 
+/* A send with the lock taken as `k`: to a waiting receiver, into the ring, or wait, or start
+ * over after a signal handler ran. The common send has its own copy of the first steps, except
+ * in a build for size, which calls this for every send. */
 static tc_status send_slow(tc_queue *q, const void *msg, uint32_t timeout, bool front, unsigned k)
 {
   for (;;) {
+    if (q->count == 0 && q->waiters.threads.head != NULL) {
+      tc_thread *r = TC_THREAD_OF(q->waiters.threads.head);
+      copy_msg(q, (void *)r->wait_info[0], msg);
+      tc__thread_wake(r, TC_OK);
+      tc__sched_dispatch();
+      break;
+    }
+    if (q->count < q->capacity) {
+      ring_put(q, msg, front);
+      break;
+    }
     if (timeout == TC_NO_WAIT) {
       tc__unlock(k);
       return TC_FULL;
@@ -164,17 +187,6 @@ static tc_status send_slow(tc_queue *q, const void *msg, uint32_t timeout, bool 
     if (st != TC__WAIT_RESTART) return st;
     /* A signal handler ran meanwhile (signal.c): look again, for the time left. */
     if (!tc__wait_restart(&q->magic, TC_MAGIC_QUEUE, &timeout, &k)) return TC_DELETED;
-    if (q->count == 0 && q->waiters.threads.head != NULL) {
-      tc_thread *r = TC_THREAD_OF(q->waiters.threads.head);
-      copy_msg(q, (void *)r->wait_info[0], msg);
-      tc__thread_wake(r, TC_OK);
-      tc__sched_dispatch();
-      break;
-    }
-    if (q->count < q->capacity) {
-      ring_put(q, msg, front);
-      break;
-    }
   }
   tc__unlock(k);
   return TC_OK;
@@ -190,11 +202,22 @@ tc_status tc_queue_send_front(tc_queue *q, const void *msg, uint32_t timeout)
   return send(q, msg, timeout, true);
 }
 
-/* The rest of a receive that found the ring empty (see send_slow). */
+/* A receive with the lock taken as `k`: take a message, or wait, or start over after a signal
+ * handler ran. Out of line: the common receive (a message there) has its own copy of the first
+ * step below, except in a build for size, which calls this for every receive. */
 static tc_status __attribute__((noinline)) receive_slow(tc_queue *q, void *msg, uint32_t timeout,
                                                         unsigned k)
 {
   for (;;) {
+    if (q->count != 0) {
+      ring_get(q, msg);
+      if (q->waiters.threads.head != NULL) {
+        admit_sender(q);
+        tc__sched_dispatch();
+      }
+      tc__unlock(k);
+      return TC_OK;
+    }
     if (timeout == TC_NO_WAIT) {
       tc__unlock(k);
       return TC_NO_INSTANCE;
@@ -207,15 +230,6 @@ static tc_status __attribute__((noinline)) receive_slow(tc_queue *q, void *msg, 
     if (st != TC__WAIT_RESTART) return st;
     /* A signal handler ran meanwhile (signal.c): look again, for the time left. */
     if (!tc__wait_restart(&q->magic, TC_MAGIC_QUEUE, &timeout, &k)) return TC_DELETED;
-    if (q->count != 0) {
-      ring_get(q, msg);
-      if (q->waiters.threads.head != NULL) {
-        admit_sender(q);
-        tc__sched_dispatch();
-      }
-      tc__unlock(k);
-      return TC_OK;
-    }
   }
 }
 
@@ -224,7 +238,7 @@ tc_status tc_queue_receive(tc_queue *q, void *msg, uint32_t timeout)
   TC_ARG_CHECK(queue_valid(q) && msg != NULL, TC_INVALID);
   TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
-  if (q->count == 0) return receive_slow(q, msg, timeout, k);
+  if (SIZE_FIRST || q->count == 0) return receive_slow(q, msg, timeout, k);
   ring_get(q, msg);
   /* Senders wait only on a full ring: the one slot just freed is theirs. */
   if (q->waiters.threads.head != NULL) {
