@@ -38,11 +38,12 @@ static inline void copy_word(uint8_t *d, const uint8_t *s) { memcpy(d, s, 4); }
  * (see TC_HOT, internal.h). */
 #ifdef __OPTIMIZE_SIZE__
 #define SIZE_FIRST 1
-__attribute__((noinline))
+#define ONE_COPY __attribute__((noinline))
 #else
 #define SIZE_FIRST 0
+#define ONE_COPY
 #endif
-static inline void copy_msg(const tc_queue *q, void *dst, const void *src)
+ONE_COPY static inline void copy_msg(const tc_queue *q, void *dst, const void *src)
 {
   size_t n = q->words;
   if (n != 0 && (ANY_ALIGNMENT || (((uintptr_t)dst | (uintptr_t)src) & 3u) == 0)) {
@@ -119,8 +120,9 @@ tc_status tc_queue_create(tc_queue *q, const char *name, size_t msg_size, void *
   return TC_OK;
 }
 
-/* The rest of a send that found the ring full, with the lock taken as `k`: wait, or start
- * over after a signal handler ran. Out of line: the common send never gets here. */
+/* The rest of a send that found the ring full, with the lock taken as `k`: wait, and after a
+ * signal handler ran, try again for the time left. Out of line: the common send never gets
+ * here. */
 static tc_status __attribute__((noinline)) send_slow(tc_queue *q, const void *msg, uint32_t timeout,
                                                      bool front, unsigned k);
 /* The same with `front` in the name: four arguments travel in registers, so the common send
@@ -136,12 +138,11 @@ static tc_status __attribute__((noinline)) send_front_slow(tc_queue *q, const vo
   return send_slow(q, msg, timeout, true, k);
 }
 
-static inline tc_status send(tc_queue *q, const void *msg, uint32_t timeout, bool front)
+/* The send that needs no wait, with the lock taken as `k`: to a waiting receiver, or into the
+ * ring. True when done (and unlocked); false when the ring is full. The common send and the
+ * waiting one share it (one copy in a build for size). */
+ONE_COPY static inline bool send_now(tc_queue *q, const void *msg, bool front, unsigned k)
 {
-  TC_ARG_CHECK(queue_valid(q) && msg != NULL, TC_INVALID);
-  TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
-  unsigned k = tc__lock();
-  if (SIZE_FIRST) return send_slow(q, msg, timeout, front, k);
   if (q->count == 0 && q->waiters.threads.head != NULL) {
     /* A receiver waits: the message goes straight to it. */
     tc_thread *r = TC_THREAD_OF(q->waiters.threads.head);
@@ -149,32 +150,26 @@ static inline tc_status send(tc_queue *q, const void *msg, uint32_t timeout, boo
     tc__thread_wake(r, TC_OK);
     tc__sched_dispatch();
     tc__unlock(k);
-    return TC_OK;
+    return true;
   }
-  if (q->count >= q->capacity)
-    return front ? send_front_slow(q, msg, timeout, k) : send_back_slow(q, msg, timeout, k);
+  if (q->count >= q->capacity) return false;
   ring_put(q, msg, front);
   tc__unlock_quiet(k);
-  return TC_OK;
+  return true;
 }
 
-/* A send with the lock taken as `k`: to a waiting receiver, into the ring, or wait, or start
- * over after a signal handler ran. The common send has its own copy of the first steps, except
- * in a build for size, which calls this for every send. */
+static inline tc_status send(tc_queue *q, const void *msg, uint32_t timeout, bool front)
+{
+  TC_ARG_CHECK(queue_valid(q) && msg != NULL, TC_INVALID);
+  TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
+  unsigned k = tc__lock();
+  if (send_now(q, msg, front, k)) return TC_OK;
+  return front ? send_front_slow(q, msg, timeout, k) : send_back_slow(q, msg, timeout, k);
+}
+
 static tc_status send_slow(tc_queue *q, const void *msg, uint32_t timeout, bool front, unsigned k)
 {
   for (;;) {
-    if (q->count == 0 && q->waiters.threads.head != NULL) {
-      tc_thread *r = TC_THREAD_OF(q->waiters.threads.head);
-      copy_msg(q, (void *)r->wait_info[0], msg);
-      tc__thread_wake(r, TC_OK);
-      tc__sched_dispatch();
-      break;
-    }
-    if (q->count < q->capacity) {
-      ring_put(q, msg, front);
-      break;
-    }
     if (timeout == TC_NO_WAIT) {
       tc__unlock(k);
       return TC_FULL;
@@ -187,9 +182,8 @@ static tc_status send_slow(tc_queue *q, const void *msg, uint32_t timeout, bool 
     if (st != TC__WAIT_RESTART) return st;
     /* A signal handler ran meanwhile (signal.c): look again, for the time left. */
     if (!tc__wait_restart(&q->magic, TC_MAGIC_QUEUE, &timeout, &k)) return TC_DELETED;
+    if (send_now(q, msg, front, k)) return TC_OK;
   }
-  tc__unlock(k);
-  return TC_OK;
 }
 
 tc_status tc_queue_send(tc_queue *q, const void *msg, uint32_t timeout)
@@ -202,22 +196,29 @@ tc_status tc_queue_send_front(tc_queue *q, const void *msg, uint32_t timeout)
   return send(q, msg, timeout, true);
 }
 
-/* A receive with the lock taken as `k`: take a message, or wait, or start over after a signal
- * handler ran. Out of line: the common receive (a message there) has its own copy of the first
- * step below, except in a build for size, which calls this for every receive. */
+/* The receive that needs no wait, with the lock taken as `k`: a message from the ring, and
+ * the first waiting sender's into the slot it freed. True when done (and unlocked); false
+ * when the ring is empty. Shared as send_now. */
+ONE_COPY static inline bool receive_now(tc_queue *q, void *msg, unsigned k)
+{
+  if (q->count == 0) return false;
+  ring_get(q, msg);
+  /* Senders wait only on a full ring: the one slot just freed is theirs. */
+  if (q->waiters.threads.head != NULL) {
+    admit_sender(q);
+    tc__sched_dispatch();
+    tc__unlock(k);
+    return true;
+  }
+  tc__unlock_quiet(k);
+  return true;
+}
+
+/* A receive that found the ring empty, with the lock taken as `k` (see send_slow). */
 static tc_status __attribute__((noinline)) receive_slow(tc_queue *q, void *msg, uint32_t timeout,
                                                         unsigned k)
 {
   for (;;) {
-    if (q->count != 0) {
-      ring_get(q, msg);
-      if (q->waiters.threads.head != NULL) {
-        admit_sender(q);
-        tc__sched_dispatch();
-      }
-      tc__unlock(k);
-      return TC_OK;
-    }
     if (timeout == TC_NO_WAIT) {
       tc__unlock(k);
       return TC_NO_INSTANCE;
@@ -230,6 +231,7 @@ static tc_status __attribute__((noinline)) receive_slow(tc_queue *q, void *msg, 
     if (st != TC__WAIT_RESTART) return st;
     /* A signal handler ran meanwhile (signal.c): look again, for the time left. */
     if (!tc__wait_restart(&q->magic, TC_MAGIC_QUEUE, &timeout, &k)) return TC_DELETED;
+    if (receive_now(q, msg, k)) return TC_OK;
   }
 }
 
@@ -238,17 +240,8 @@ tc_status tc_queue_receive(tc_queue *q, void *msg, uint32_t timeout)
   TC_ARG_CHECK(queue_valid(q) && msg != NULL, TC_INVALID);
   TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
-  if (SIZE_FIRST || q->count == 0) return receive_slow(q, msg, timeout, k);
-  ring_get(q, msg);
-  /* Senders wait only on a full ring: the one slot just freed is theirs. */
-  if (q->waiters.threads.head != NULL) {
-    admit_sender(q);
-    tc__sched_dispatch();
-    tc__unlock(k);
-    return TC_OK;
-  }
-  tc__unlock_quiet(k);
-  return TC_OK;
+  if (receive_now(q, msg, k)) return TC_OK;
+  return receive_slow(q, msg, timeout, k);
 }
 
 tc_status tc_queue_flush(tc_queue *q)
