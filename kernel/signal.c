@@ -5,8 +5,8 @@
  *   - tc_signal_send() itself, when a thread signals itself;
  *   - the port, when it resumes a thread with signals pending (tc__signal_deliver, see
  *     tacet/port.h): after a switch to it, when an interrupt returns to it, before its entry
- *     (a port that needs telling sees to->signals in TC_PORT_SWITCH, and is told by
- *     TC_PORT_SIGNAL_RESUME about the thread an interrupt handler signalled);
+ *     (a port that needs telling sees to->signals in TC_PORT_SWITCH, or is told by
+ *     TC_PORT_SIGNAL_PENDING about every thread signalled by another);
  *   - the end of tc__thread_wait() (sched.c), when the thread's wait ends with signals
  *     pending or was ended by a signal.
  * To run the handler of a sleeping thread, or of one waiting in a service that can restart
@@ -63,8 +63,9 @@ tc_status tc_signal_send(tc_thread *t, uint32_t signals)
     tc__signal_deliver(); /* to oneself: before returning (at once unless in the handler) */
     return TC_OK;
   }
-  /* From an interrupt handler to the thread it interrupted: before that thread goes on. */
-  if (t == tc__k.current) TC_PORT_SIGNAL_RESUME(t);
+  /* Before t goes on: when it next gets the CPU, or when the interrupt handler that sends
+   * returns to it. */
+  TC_PORT_SIGNAL_PENDING(t);
   /* Sleeping, or waiting in a service that can restart: end the wait so that the handler
    * runs now. A thread already in its handler is left alone: no nesting. */
   if ((t->flags & TC_TF_SIGNAL_WAKE) && !(t->signal_state & SIG_RUNNING)) {

@@ -443,7 +443,7 @@ static void fpu_registers_survive_switches_and_interrupts(void)
  * register and the flags must be as they were. */
 static volatile uint32_t reg_bad, reg_apsr;
 static volatile unsigned sig_irqs, sig_handled;
-static volatile bool handler_sleeps, handler_retriggers;
+static volatile bool handler_sleeps, handler_retriggers, isr_resumes_h;
 
 static void signal_l_from_isr(void)
 {
@@ -451,7 +451,16 @@ static void signal_l_from_isr(void)
   mark('i');
   sig_irqs++;
   OK(tc_signal_send(L, 1u << sig_irqs));
+  /* Also a switch away from L: PendSV saves L, runs H, and L's handler runs when L is next
+   * switched to. */
+  if (isr_resumes_h && sig_irqs == 1) OK(tc_thread_resume(H));
   tc_isr_exit();
+}
+
+static void mark_h(void *arg)
+{
+  (void)arg;
+  mark('H');
 }
 
 #if defined(__ARM_FP)
@@ -525,7 +534,7 @@ static void interrupted_thread(void *arg)
   log_marks();
 }
 
-static void run_interrupted(bool sleeps, bool retriggers, const char *want_marks)
+static void run_interrupted(bool sleeps, bool retriggers, bool preempts, const char *want_marks)
 {
   tct_begin();
   n_marks = 0;
@@ -534,9 +543,11 @@ static void run_interrupted(bool sleeps, bool retriggers, const char *want_marks
   sig_irqs = sig_handled = 0;
   handler_sleeps = sleeps;
   handler_retriggers = retriggers;
+  isr_resumes_h = preempts;
   on_low = signal_l_from_isr;
   irqs_setup();
   make(L, "L", interrupted_thread, 10, TC_AUTO_START);
+  make(H, "H", mark_h, 5, 0);
   CHECK_EQ(tct_run_kernel(), 0);
   irqs_off();
   STEP();
@@ -550,19 +561,24 @@ static void run_interrupted(bool sleeps, bool retriggers, const char *want_marks
 
 static void signal_from_an_interrupt_runs_before_the_thread_goes_on(void)
 {
-  run_interrupted(false, false, "ihl"); /* interrupt, handler, the thread */
+  run_interrupted(false, false, false, "ihl"); /* interrupt, handler, the thread */
+}
+
+static void signal_from_an_interrupt_that_switches_away_runs_when_the_thread_resumes(void)
+{
+  run_interrupted(false, false, true, "iHhl"); /* interrupt, H, then L's handler, then L */
 }
 
 static void signal_handler_that_blocks_returns_into_the_interrupted_frame(void)
 {
-  run_interrupted(true, false, "ihl");
+  run_interrupted(true, false, false, "ihl");
 }
 
 static void signal_during_the_handler_runs_after_it(void)
 {
   /* interrupt, handler 1 (whose interrupt sends 2: a nested diversion that finds the handler
    * running and returns at once), handler 2, the thread */
-  run_interrupted(false, true, "ihirhl");
+  run_interrupted(false, true, false, "ihirhl");
 }
 
 #if defined(__ARM_FP)
@@ -843,6 +859,7 @@ static const tct_case cases[] = {
   TCT_CASE(hisr_from_a_device_interrupt),
   TCT_CASE(fpu_registers_survive_switches_and_interrupts),
   TCT_CASE(signal_from_an_interrupt_runs_before_the_thread_goes_on),
+  TCT_CASE(signal_from_an_interrupt_that_switches_away_runs_when_the_thread_resumes),
   TCT_CASE(signal_handler_that_blocks_returns_into_the_interrupted_frame),
   TCT_CASE(signal_during_the_handler_runs_after_it),
   TCT_CASE(fpu_registers_survive_a_signal_handler),

@@ -33,7 +33,8 @@
  *                               when interrupts are unmasked (PendSV); if it is called again
  *                               before it acted, only the last `to` counts. When
  *                               to->signals != 0, `to` runs its signal handlers first (see
- *                               tc__signal_deliver below).
+ *                               tc__signal_deliver below; TC_PORT_SIGNAL_PENDING may take
+ *                               care of it instead).
  *   TC_PORT_START()             called by tc_kernel_start() with interrupts masked, no thread
  *                               current and the first thread chosen (tc__k.next, may be NULL).
  *                               The port starts its tick source, calls tc__switch_commit() while
@@ -68,15 +69,18 @@
  *                               bracket is open and the kernel started), then switches. Only
  *                               the last decision is committed, so the counters stay exact.
  *                               (Cortex-M: PendSV does it.)
- *   TC_PORT_SIGNAL_RESUME(t)    with interrupts masked, from tc_signal_send() in an interrupt
- *                               handler: `t` is the thread the handler interrupted and must
- *                               run its signal handlers when the interrupt returns to it (see
- *                               tc__signal_deliver below). A port that resumes threads by an
- *                               exception return uses it to divert that return into its
- *                               trampoline; a port that sees every resumption in C (sim)
- *                               leaves it undefined, and it compiles to nothing. It is only
- *                               expanded in signal.c, so a port may make it the reference that
- *                               links its delivery code only into programs that use signals.
+ *   TC_PORT_SIGNAL_PENDING(t)   with interrupts masked, from tc_signal_send(): `t`, another
+ *                               thread than the sender, has signals pending and must run its
+ *                               signal handlers before it goes on (see tc__signal_deliver
+ *                               below): when it is next switched to, or, if an interrupt
+ *                               handler sends to the thread it interrupted, when the handler
+ *                               returns. A port that resumes threads by an exception return
+ *                               uses it to divert that return into its trampoline, and then
+ *                               need not test to->signals in TC_PORT_SWITCH; a port that sees
+ *                               every resumption in C (sim) leaves it undefined, and it
+ *                               compiles to nothing. It is only expanded in signal.c, so a
+ *                               port may make it the reference that links its delivery code
+ *                               only into programs that use signals.
  *
  * Kernel functions a port calls (declared at the end of this file)
  *
@@ -99,7 +103,7 @@
  *                         to itself or is blocked; a ready thread's handler then runs when
  *                         the thread's next wait ends. Weak: it exists only when the
  *                         application links signals, and t->signals is never set otherwise.
- *                         TC_PORT_SWITCH and TC_PORT_SIGNAL_RESUME (above) tell the port
+ *                         TC_PORT_SWITCH and TC_PORT_SIGNAL_PENDING (above) tell the port
  *                         when it is due.
  */
 #ifndef TACET_PORT_H
@@ -151,8 +155,8 @@ struct tc_thread;
 #error "port contract: tacet_port.h must define TC_PORT_PANIC(msg, detail)"
 #endif
 
-#ifndef TC_PORT_SIGNAL_RESUME
-#define TC_PORT_SIGNAL_RESUME(t) ((void)(t))
+#ifndef TC_PORT_SIGNAL_PENDING
+#define TC_PORT_SIGNAL_PENDING(t) ((void)(t))
 #endif
 #ifndef TC_PORT_CYCLES32
 #define TC_PORT_CYCLES32() ((uint32_t)TC_PORT_CYCLES())

@@ -43,9 +43,15 @@
 
 tc_cm_switch_state tc__cm_sw;
 /* The external definitions of the inline helpers (tacet_port.h). */
-extern inline void tc__cm_switch(struct tc_thread *to, bool signals);
+extern inline void tc__cm_switch(struct tc_thread *to);
 extern inline unsigned tc__cm_ipsr(void);
 extern inline void tc__cm_switch_later(void);
+
+void tc__cm_switch_idle(void)
+{
+  tc__cm_sw.next = &tc__cm_idle;
+  TC_CM_ICSR = TC_CM_PENDSVSET;
+}
 
 /* trampoline.c, linked only into programs that use signals. */
 extern void tc__cm_signal_divert(tc_cm_context *ctx) __attribute__((weak));
@@ -54,13 +60,14 @@ extern void tc__cm_signal_divert(tc_cm_context *ctx) __attribute__((weak));
  * the next: returns the context to load. A handler that asked for a switch
  * (TC_PORT_SWITCH_LATER) has its last decision committed first, masked as every commit: the
  * kernel's part of the commit, and the port's done here (PendSV is already running, so
- * nothing is pended). Then a context to load with signals to run is diverted through the
- * trampoline. */
+ * nothing is pended). Then a context that was live when a handler signalled it, saved now,
+ * is diverted through the trampoline, whether it is loaded next or later. */
 tc_cm_context *tc__cm_pendsv_attention(void);
 tc_cm_context *tc__cm_pendsv_attention(void)
 {
   unsigned s = tc__cm_irq_disable();
   tc__cm_sw.attention = 0;
+  tc_cm_context *next = tc__cm_sw.next;
   if (tc__cm_sw.commit_later != 0) {
     tc__cm_sw.commit_later = 0;
     tc_thread *from = tc__k.current, *to = tc__k.next;
@@ -68,17 +75,18 @@ tc_cm_context *tc__cm_pendsv_attention(void)
      * tests do) is a handler to the kernel: tc_isr_exit() will dispatch. */
     if (to != from && tc__k.holds == 0 && tc__k.started) {
       tc__commit_state(from, to);
-      tc_cm_context *c = to != NULL ? &to->ctx : &tc__cm_idle;
-      tc__cm_sw.next = c;
-      if (to != NULL && to->signals != 0) tc__cm_sw.deliver = c;
+      next = to != NULL ? &to->ctx : &tc__cm_idle;
+      tc__cm_sw.next = next;
     }
   }
-  tc_cm_context *next = tc__cm_sw.next;
-  bool deliver = tc__cm_sw.deliver != NULL;
+  tc_cm_context *deliver = tc__cm_sw.deliver;
+  if (deliver != NULL) {
+    tc__cm_sw.deliver = NULL;
+    if (tc__cm_signal_divert != NULL) tc__cm_signal_divert(deliver);
+  }
   /* No ISB: PendSV goes on with its own instructions; a kernel interrupt pending meanwhile
    * preempts it wherever it is. */
   __asm volatile("msr basepri, %0" : : "r"(s) : "memory");
-  if (deliver && tc__cm_signal_divert != NULL) tc__cm_signal_divert(next);
   return next;
 }
 tc_cm_context tc__cm_idle;

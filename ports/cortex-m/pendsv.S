@@ -3,7 +3,8 @@
  *
  * The kernel has already chosen the next thread, made it current and accounted the switch
  * (tc__switch_commit); TC_PORT_SWITCH only stored the context to load in tc__cm_sw.next and
- * pended PendSV. PendSV has the lowest priority, so it runs once nothing else does: the
+ * pended PendSV. A thread with signals pending was diverted when it was signalled
+ * (trampoline.c), so its saved context is loaded like any other. PendSV has the lowest priority, so it runs once nothing else does: the
  * hardware has pushed r0-r3, r12, lr, pc and xPSR of the interrupted context on its process
  * stack (and s0-s15 + FPSCR, lazily, if that context had used the FPU); the handler does the
  * rest:
@@ -24,8 +25,8 @@
  * after the outgoing context is saved and before the next is loaded: an interrupt handler
  * took the decision without committing it (the kernel cannot commit a switch in a handler:
  * a later decision of the same or a nested handler may change it, and only the last one is
- * a switch), and a context to load has signal handlers to run first (it is diverted through
- * the trampoline).
+ * a switch), and a handler signalled the context it interrupted, which must be diverted
+ * through the signal trampoline once it is saved.
  */
         .syntax unified
         .thumb

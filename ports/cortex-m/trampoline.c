@@ -4,8 +4,8 @@
  *
  * The sim port sees every resumption of a thread in C. Here a thread resumes by an exception
  * return -- from PendSV after a switch, or from the interrupt that interrupted it -- so the
- * return is diverted: PendSV, about to load a thread with signals pending, pushes one more
- * exception frame onto that thread's stack whose pc is the trampoline. The hardware "returns"
+ * return is diverted: one more exception frame, whose pc is the trampoline, is pushed onto
+ * the thread's saved stack. The hardware "returns"
  * into the trampoline, which calls the handlers as the thread (Thread mode, its stack, the
  * kernel unmasked) and then issues SVC #0, whose handler discards its own frame and returns
  * through the thread's real one, restoring every register exactly.
@@ -25,16 +25,22 @@
  * added frame directly below it needs no padding, and the trampoline leaves the stack pointer
  * exactly at the thread's frame when it issues SVC.
  *
- * When. A switch to a thread with signals pending (TC_PORT_SWITCH), or an interrupt handler
- * that signals the thread it interrupted (TC_PORT_SIGNAL_RESUME: tc__cm_signal_resume), sets
- * tc__cm_sw.deliver (and `attention`) and pends PendSV, whose one extra instruction on the
- * common path tests `attention`. PendSV's call into this file (through
- * tc__cm_pendsv_attention, cortex_m.c) is a weak reference, and tc__cm_signal_resume, called only
- * from signal.c, is the strong one: a program that does not use signals never sets `deliver`
- * and does not carry this file. Whether to divert is decided here, in PendSV, for the context
- * actually loaded: a context already diverted and not yet through its trampoline is left
- * alone (its trampoline will see the new signals), so a thread's stack grows by one frame at
- * most. A handler that is already running when more signals arrive is not re-entered:
+ * When. tc_signal_send() tells the port about every thread it leaves signals pending for,
+ * other than the sender itself (TC_PORT_SIGNAL_PENDING: tc__cm_signal_pending). A thread whose
+ * context is saved -- ready, blocked, not started -- is diverted at once, so no switch has
+ * to test for signals: PendSV loads the diverted context as any other. A thread whose
+ * registers are live is the one a handler interrupted (possibly with PendSV about to switch
+ * away from it): the port sets tc__cm_sw.deliver (and `attention`) and pends PendSV, which
+ * saves the thread and then diverts its saved context, whichever context it loads next. The
+ * live context is tc__cm_sw.cur: PendSV stores the outgoing stack pointer before it changes
+ * `cur` and changes `cur` before it reads the incoming one, so a context that is not `cur`
+ * is in memory whenever a handler can run. tc__cm_signal_pending, called only from signal.c,
+ * is the strong reference to this file; PendSV's call (through tc__cm_pendsv_attention,
+ * cortex_m.c) is a weak one, so a program that does not use signals does not carry it.
+ *
+ * A context already diverted and not yet through its trampoline is left alone (its
+ * trampoline will see the new signals), so a thread's stack grows by one frame at a time. A
+ * handler that is already running when more signals arrive is not re-entered:
  * tc__signal_deliver() returns at once and the running handler's loop takes them.
  */
 #include <string.h>
@@ -53,14 +59,9 @@ void tc__cm_signal_trampoline(void); /* pendsv.S */
 void tc__cm_signal_divert(tc_cm_context *ctx);
 void tc__cm_signal_run(void);
 
-/* In PendSV (Handler mode, lowest priority), for the context it is about to load. */
+/* Masked, for a context saved in memory (not tc__cm_sw.cur): push the trampoline's frame. */
 void tc__cm_signal_divert(tc_cm_context *ctx)
 {
-  unsigned s = tc__cm_irq_disable();
-  /* An interrupt may have requested the next switch since PendSV read `deliver`: a request
-   * for that newer context stays, for the PendSV that will load it. */
-  if (tc__cm_sw.deliver == ctx || tc__cm_sw.deliver != tc__cm_sw.next) tc__cm_sw.deliver = NULL;
-  tc__cm_irq_restore(s);
   if (ctx == &tc__cm_idle || ctx->diverted) return;
   if (((tc_thread *)(void *)ctx)->signals == 0) return; /* taken meanwhile (handler cleared) */
 
@@ -83,8 +84,13 @@ void tc__cm_signal_divert(tc_cm_context *ctx)
   ctx->diverted = 1u;
 }
 
-void tc__cm_signal_resume(tc_thread *t)
+/* Masked, from tc_signal_send(). */
+void tc__cm_signal_pending(tc_thread *t)
 {
+  if (&t->ctx != tc__cm_sw.cur) {
+    tc__cm_signal_divert(&t->ctx);
+    return;
+  }
   tc__cm_sw.deliver = &t->ctx;
   tc__cm_sw.attention = 1u;
   TC_CM_ICSR = TC_CM_PENDSVSET;

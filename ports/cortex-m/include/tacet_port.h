@@ -59,7 +59,8 @@ typedef struct {
   tc_cm_context *cur;     /* the context the CPU holds: a thread's, or &tc__cm_idle */
   tc_cm_context *next;    /* the context PendSV switches to */
   uint32_t attention;     /* one of the two below is set: PendSV calls C before it loads */
-  tc_cm_context *deliver; /* non-NULL: a context to load has signals to run (TC_PORT_SIGNAL_RESUME) */
+  tc_cm_context *deliver; /* non-NULL: a context that was live when it was signalled, to divert
+                             once PendSV has saved it (TC_PORT_SIGNAL_PENDING) */
   uint32_t commit_later;  /* a handler's decision waits for PendSV to commit it (cortex_m.c) */
 } tc_cm_switch_state;
 
@@ -111,24 +112,27 @@ inline void tc__cm_switch_later(void)
   TC_CM_ICSR = TC_CM_PENDSVSET;
 }
 
+void tc__cm_switch_idle(void);
+
 /* The kernel has made `to` current (NULL: idle). The context is tc_thread's first member.
- * `signals`: `to` has signal handlers to run first; PendSV diverts its return through the
- * trampoline (trampoline.c). */
-inline void tc__cm_switch(struct tc_thread *to, bool signals)
+ * Signals need no test here: a thread signalled while its context is saved was diverted then
+ * (TC_PORT_SIGNAL_PENDING, trampoline.c). */
+inline void tc__cm_switch(struct tc_thread *to)
 {
   /* No switch is asked for once tc_cm_stop() has run: it stops the kernel's decisions. */
-  tc_cm_context *next = to != NULL ? (tc_cm_context *)(void *)to : &tc__cm_idle;
-  tc__cm_sw.next = next;
-  if (signals) {
-    tc__cm_sw.deliver = next;
-    tc__cm_sw.attention = 1u;
+  /* Idle is the rare case, out of line: a branch not taken costs less than the conditional
+   * select the compiler would make of the two. */
+  if (to == NULL) {
+    tc__cm_switch_idle();
+    return;
   }
+  tc__cm_sw.next = (tc_cm_context *)(void *)to;
   TC_CM_ICSR = TC_CM_PENDSVSET;
 }
 
-/* An interrupt handler signalled `t`, the thread it interrupted (trampoline.c). Out of line:
- * it is what links the trampoline into a program, and only signal.c calls it. */
-void tc__cm_signal_resume(struct tc_thread *t);
+/* `t` has signals pending and is not the calling thread (trampoline.c). Out of line: it is
+ * what links the trampoline into a program, and only signal.c calls it. */
+void tc__cm_signal_pending(struct tc_thread *t);
 
 void tc__cm_init(void);
 void tc__cm_stack_init(struct tc_thread *t);
@@ -149,13 +153,13 @@ _Noreturn void tc__cm_panic(const char *msg, const char *detail);
 #define TC_PORT_IRQ_RESTORE(s)      tc__cm_irq_restore(s)
 #define TC_PORT_IRQ_RESTORE_QUIET(s) tc__cm_irq_restore_quiet(s)
 #define TC_PORT_STACK_INIT(t)       tc__cm_stack_init(t)
-#define TC_PORT_SWITCH(from, to)    ((void)(from), tc__cm_switch((to), (to) != NULL && (to)->signals != 0))
+#define TC_PORT_SWITCH(from, to)    ((void)(from), tc__cm_switch(to))
 #define TC_PORT_START()             tc__cm_start()
 #define TC_PORT_CYCLES()            tc__cm_cycles()
 #define TC_PORT_CYCLES32()          ((uint32_t)TC_BOARD_CYCLES32())
 #define TC_PORT_CYCLES_HZ()         ((uint32_t)TC_BOARD_CYCLES_HZ)
 #define TC_PORT_PANIC(msg, detail)  tc__cm_panic((msg), (detail))
-#define TC_PORT_SIGNAL_RESUME(t)    tc__cm_signal_resume(t)
+#define TC_PORT_SIGNAL_PENDING(t)   tc__cm_signal_pending(t)
 #define TC_PORT_IN_ISR()            (tc__cm_ipsr() != 0u)
 #define TC_PORT_SWITCH_LATER()      tc__cm_switch_later()
 
