@@ -142,6 +142,9 @@ static const char *check_thread(const tc_thread *t, size_t *ready, size_t *timeo
 #if TC_STACK_CHECK
   FAIL_IF(!tc__stack_guard_intact(t), "stack guard overwritten");
 #endif
+  /* Every switch away that was no preemption is one of the switches away. */
+  FAIL_IF(t->left > ((uint64_t)t->switches_out_hi << 32 | t->switches_out),
+          "more switches away while not ready than switches away");
   return NULL;
 }
 

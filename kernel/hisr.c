@@ -166,11 +166,8 @@ tc_status tc_hisr_info(const tc_hisr *h, tc_hisr_info_t *out)
   out->pending = h->pending;
   out->activations = h->activations;
   out->runs = h->runs;
-  out->switches_in = h->ctx.switches_in;
-  out->cycles = h->ctx.cycles;
-#if TC_STATS
-  if (&h->ctx == tc__k.current) out->cycles += (uint32_t)(TC_PORT_CYCLES32() - tc__k.stamp);
-#endif
+  uint64_t preempted;
+  tc__thread_counters(&h->ctx, &out->switches_in, &preempted, &out->cycles);
   out->stack_size = h->ctx.stack_size;
   tc__unlock(s);
   out->stack_high_water = tc__stack_high_water(&h->ctx);

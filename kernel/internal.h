@@ -64,8 +64,8 @@ typedef struct {
                             the running thread of the rules, whose threshold is in force from
                             the moment it is chosen, even while the switch to it waits for an
                             interrupt handler's exit or the scheduler lock, or an HISR runs */
-  tc_thread *last_ran;   /* the last non-idle current, to tell real switches from idle gaps
-                            (TC_STATS) */
+  tc_thread *last_ran;   /* the context that went idle not ready, to tell an idle gap that
+                            ends with the same context from a switch (TC_STATS) */
   uint32_t ready_group;  /* bit w (from the top) set when ready_map[w] != 0; kept only when
                             TC_MAP_WORDS > 1 (with one word it would repeat ready_map[0]) */
   uint32_t ready_map[TC_MAP_WORDS];     /* bit p%32 (from the top) set when list p non-empty */
@@ -102,8 +102,8 @@ typedef struct {
 
   /* Counters. */
   tc_kernel_stats_t stats;
-  uint32_t stamp;               /* the low word of tc_cycles() when the current context's run
-                                   time was last accounted (tc__account_run_time) */
+  uint32_t stamp;               /* TC_PORT_CYCLES32_DOWN() when the current context's run time
+                                   was last accounted (tc__stamp_advance) */
   uint64_t deleted_switches_in; /* counters of deleted threads, so the totals still agree */
   uint64_t deleted_preempted;
 } tc_kernel;
@@ -364,18 +364,49 @@ void tc__account_switch_cycles(uint64_t cycles);
 /* The port is about to move its clock `cycles` ahead at once while idle (a jump of virtual
  * time, longer than a 32-bit delta may be): charge them to idle. */
 void tc__account_idle_jump(uint64_t cycles);
-/* Add the cycles since the last accounting to the current context (or to idle). Called at
- * every switch and every tick, so that a 32-bit delta never wraps. TC_STATS only. */
+/* The cycles since the last accounting; the stamp moves to now. Called at every switch and
+ * every tick, so that the 32-bit difference never wraps. TC_STATS only. */
+TC_HOT uint32_t tc__stamp_advance(void)
+{
+  uint32_t now = TC_PORT_CYCLES32_DOWN();
+  uint32_t ran = tc__k.stamp - now; /* the clock counts down */
+  tc__k.stamp = now;
+  return ran;
+}
+/* A context ran `ran` more cycles. */
+TC_HOT void tc__add_cycles(tc_thread *c, uint32_t ran)
+{
+  if (__builtin_add_overflow(c->cycles_lo, ran, &c->cycles_lo)) c->cycles_hi++;
+}
+/* The CPU is switched away from context `c`, which ran `ran` cycles since the last
+ * accounting: the two counters of every switch, one pair of adjacent words. */
+TC_HOT void tc__count_out(tc_thread *c, uint32_t ran)
+{
+  /* Both words stored together (STRD where the core has it); a carry is tested after the
+   * store, from the flags or the zero it leaves. */
+  uint32_t n = c->switches_out + 1u, r;
+  bool carry = __builtin_add_overflow(c->cycles_lo, ran, &r);
+  c->switches_out = n;
+  c->cycles_lo = r;
+  if (carry) c->cycles_hi++;
+  if (n == 0) c->switches_out_hi++;
+}
+/* Add the cycles since the last accounting to the current context (or to idle). */
 TC_HOT void tc__account_run_time(void)
 {
-  uint32_t now = TC_PORT_CYCLES32();
-  uint32_t ran = now - tc__k.stamp;
-  tc__k.stamp = now;
+  uint32_t ran = tc__stamp_advance();
   if (tc__k.current != NULL)
-    tc__k.current->cycles += ran;
+    tc__add_cycles(tc__k.current, ran);
   else
     tc__k.stats.idle_cycles += ran;
 }
+/* An idle gap ended with the context that went idle: that was no switch (stats.c). */
+void tc__uncount_out(tc_thread *c);
+/* `c`'s counters as tc_thread_info() and tc_hisr_info() report them (stats.c). */
+void tc__thread_counters(const tc_thread *c, uint64_t *switches_in, uint64_t *preempted,
+                         uint64_t *cycles);
+/* tc_kernel_start() returns (sim): the current context's run is over (stats.c). */
+void tc__account_end_of_run(void);
 /* The TC_STACK_GUARD bytes at the bottom of `t`'s stack still hold the pattern. */
 bool tc__stack_guard_intact(const tc_thread *t);
 size_t tc__stack_high_water(const tc_thread *t);
@@ -400,21 +431,30 @@ TC_HOT bool tc__guard_top_intact(const tc_thread *t)
  * port to switch. A port that commits from its own switch code (Cortex-M's PendSV) calls this
  * part alone.
  *
- * Counting a switch costs a cheap clock read and three counters of the threads involved; the
- * kernel-wide totals are the sums of the per-thread counters, added up when asked for
- * (tc_kernel_stats). Run time is accumulated in 32-bit deltas of the clock (the tick adds the
- * running context's share every tick, so no delta can wrap). */
+ * Counting a switch costs a clock read and the counters of the context switched away from:
+ * switches out and run time (one pair of words), and who took the CPU. What else a thread
+ * reports is derived when asked (stats.c): switched in = switched out, plus one while it is
+ * current; preempted = switched out - switched out while not ready (counted on the blocking
+ * paths, not here). The kernel-wide totals are the sums of the per-thread counters, added up
+ * when asked for (tc_kernel_stats). Run time is accumulated in 32-bit deltas of the clock
+ * (the tick adds the running context's share every tick, so no delta can wrap). */
 TC_HOT void tc__commit_state(tc_thread *from, tc_thread *to)
 {
   (void)from; /* unused without counters and stack checks */
 #if TC_STATS
-  tc__account_run_time();
-  if (to != NULL && to != tc__k.last_ran) to->switches_in++; /* not a return from idle */
-  if (from != NULL && from->state == TC_READY) {
-    from->preempted++;
-    from->last_preempted_by = to;
+  uint32_t ran = tc__stamp_advance();
+  if (from != NULL) {
+    tc__count_out(from, ran);
+    if (from->state == TC_READY)
+      from->last_preempted_by = to;
+    else
+      from->left++;
+  } else {
+    tc__k.stats.idle_cycles += ran;
+    if (to != NULL && to == tc__k.last_ran) tc__uncount_out(to);
   }
-  if (to != NULL) tc__k.last_ran = to;
+  /* Only a context that goes idle not ready can come back as no switch. */
+  if (to == NULL) tc__k.last_ran = from != NULL && from->state != TC_READY ? from : NULL;
 #endif
 #if TC_STACK_CHECK
   if (from != NULL && !tc__guard_top_intact(from)) tc_stack_overflow_hook(from);
@@ -442,11 +482,8 @@ TC_HOT void tc__commit_thread_to_thread(tc_thread *from, tc_thread *to)
   return;
 #endif
 #if TC_STATS
-  tc__account_run_time();
-  to->switches_in++; /* from ran last, so this is a switch */
-  from->preempted++;
+  tc__count_out(from, tc__stamp_advance());
   from->last_preempted_by = to;
-  tc__k.last_ran = to;
 #endif
 #if TC_STACK_CHECK
   if (!tc__guard_top_intact(from)) tc_stack_overflow_hook(from);

@@ -443,15 +443,14 @@ int tc_kernel_start(void)
   (void)tc__lock();
   tc__k.started = true;
 #if TC_STATS
-  tc__k.stamp = TC_PORT_CYCLES32();
+  tc__k.stamp = TC_PORT_CYCLES32_DOWN();
+  tc__k.last_ran = NULL;
 #endif
   tc__sched_reschedule(false);
   int code = TC_PORT_START();
   /* Only the sim port returns: close the books on the context that was running, which runs
    * no more. */
-#if TC_STATS
-  tc__account_run_time();
-#endif
+  tc__account_end_of_run();
   tc__k.started = false;
   tc__k.current = NULL;
   return code;

@@ -53,6 +53,9 @@ bool tc__stack_guard_intact(const tc_thread *t)
 
 /* The external definitions of the inline switch commit (internal.h). */
 extern inline bool tc__guard_top_intact(const tc_thread *t);
+extern inline uint32_t tc__stamp_advance(void);
+extern inline void tc__add_cycles(tc_thread *c, uint32_t ran);
+extern inline void tc__count_out(tc_thread *c, uint32_t ran);
 extern inline void tc__account_run_time(void);
 extern inline void tc__commit_state(tc_thread *from, tc_thread *to);
 extern inline void tc__commit(void);
@@ -60,11 +63,55 @@ extern inline void tc__commit_thread_to_thread(tc_thread *from, tc_thread *to);
 
 void tc__switch_commit(void) { tc__commit(); }
 
+_Static_assert(offsetof(tc_thread, cycles_lo) == offsetof(tc_thread, switches_out) + 4,
+               "tc__count_out stores the two counters of a switch as one pair");
+
+/* The per-context counters as the switch path keeps them, made whole (internal.h). */
+static uint64_t out_count(const tc_thread *c)
+{
+  return (uint64_t)c->switches_out_hi << 32 | c->switches_out;
+}
+
+void tc__uncount_out(tc_thread *c)
+{
+  /* It went idle not ready, so both counts of that switch away are taken back. */
+  if (c->switches_out-- == 0) c->switches_out_hi--;
+  c->left--;
+}
+
+void tc__thread_counters(const tc_thread *c, uint64_t *switches_in, uint64_t *preempted,
+                         uint64_t *cycles)
+{
+  uint64_t out = out_count(c);
+  *switches_in = out + (c == tc__k.current);
+  *preempted = out - c->left;
+  *cycles = (uint64_t)c->cycles_hi << 32 | c->cycles_lo;
+#if TC_STATS
+  if (c == tc__k.current && tc__k.started)
+    *cycles += (uint32_t)(tc__k.stamp - TC_PORT_CYCLES32_DOWN()); /* its run so far */
+#endif
+}
+
+void tc__account_end_of_run(void)
+{
+#if TC_STATS
+  uint32_t ran = tc__stamp_advance();
+  tc_thread *c = tc__k.current;
+  if (c != NULL) {
+    tc__count_out(c, ran);
+    c->left++; /* not preempted: the run is over */
+  } else {
+    tc__k.stats.idle_cycles += ran;
+  }
+  tc__k.last_ran = NULL;
+#endif
+}
+
 void tc__account_switch_cycles(uint64_t cycles)
 {
 #if TC_STATS
   tc__k.stats.switch_cycles += cycles;
-  tc__k.stamp += (uint32_t)cycles;
+  tc__k.stamp -= (uint32_t)cycles; /* not run time of any context */
 #else
   (void)cycles;
 #endif
@@ -75,7 +122,7 @@ void tc__account_idle_jump(uint64_t cycles)
 #if TC_STATS
   tc__account_run_time();
   tc__k.stats.idle_cycles += cycles;
-  tc__k.stamp += (uint32_t)cycles;
+  tc__k.stamp -= (uint32_t)cycles;
 #else
   (void)cycles;
 #endif
@@ -97,8 +144,10 @@ void tc_kernel_stats(tc_kernel_stats_t *out)
   if (n != NULL) {
     do {
       const tc_thread *t = TC_CONTAINER_OF(n, tc_thread, created_node);
-      out->context_switches += t->switches_in;
-      out->preemptions += t->preempted;
+      uint64_t in, preempted, cycles;
+      tc__thread_counters(t, &in, &preempted, &cycles);
+      out->context_switches += in;
+      out->preemptions += preempted;
       n = n->next;
     } while (n != tc__k.threads.head);
   }

@@ -113,8 +113,10 @@ tc_status tc_thread_delete(tc_thread *t)
   }
   tc__list_remove(&tc__k.threads, &t->created_node);
   t->magic = 0;
-  tc__k.deleted_switches_in += t->switches_in;
-  tc__k.deleted_preempted += t->preempted;
+  uint64_t in, preempted, cycles;
+  tc__thread_counters(t, &in, &preempted, &cycles);
+  tc__k.deleted_switches_in += in;
+  tc__k.deleted_preempted += preempted;
   if (tc__k.last_ran == t) tc__k.last_ran = NULL;
   tc__unlock(s);
   return TC_OK;
@@ -336,13 +338,8 @@ tc_status tc_thread_info(const tc_thread *t, tc_thread_info_t *out)
   out->threshold = t->threshold;
   out->user_priority = t->user_priority;
   out->user_threshold = t->user_threshold;
-  out->switches_in = t->switches_in;
-  out->preempted = t->preempted;
+  tc__thread_counters(t, &out->switches_in, &out->preempted, &out->cycles);
   out->last_preempted_by = t->last_preempted_by;
-  out->cycles = t->cycles;
-#if TC_STATS
-  if (t == tc__k.current) out->cycles += (uint32_t)(TC_PORT_CYCLES32() - tc__k.stamp);
-#endif
   out->stack_size = t->stack_size;
   out->time_slice = t->time_slice;
   tc__unlock(s);

@@ -50,6 +50,11 @@ static void corruptions(void *arg)
   DETECTED("stack guard overwritten");
   other->stack_base[0] = saved;
 
+  uint64_t left = other->left;
+  other->left = ((uint64_t)other->switches_out_hi << 32 | other->switches_out) + 1u;
+  DETECTED("more switches away while not ready");
+  other->left = left;
+
   tc_timeout *to = TC_CONTAINER_OF(tc__k.timeouts.head, tc_timeout, node);
   uint32_t d = to->delta;
   to->delta = 0;

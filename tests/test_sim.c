@@ -73,6 +73,52 @@ static void switch_cost_is_charged(void)
   CHECK_EQ(i.cycles, 0); /* the threads themselves spent no time */
 }
 
+static void worker_yields(void *arg)
+{
+  (void)arg;
+  for (unsigned i = 0; i < 10; i++) {
+    tct_work(1000);
+    tc_thread_yield();
+  }
+}
+
+/* Two equal threads take turns; `preset` starts L's counters just below the carry into their
+ * high words (white box: the switch path adds to 32-bit low words). */
+static void run_turns(bool preset, tc_thread_info_t *l, tc_kernel_stats_t *k)
+{
+  tct_begin();
+  OK(tc_thread_create(L, "a", worker_yields, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
+  OK(tc_thread_create(H, "b", worker_yields, NULL, TCT_STACK(1), 5, 5, 0, TC_AUTO_START));
+  if (preset) {
+    L->switches_out = 0xFFFFFFFBu; /* five switches away from L before the carry */
+    L->cycles_lo = 0xFFFFFFFFu - 2500u;
+  }
+  CHECK_EQ(tct_run_kernel(), 0);
+  OK(tc_thread_info(L, l));
+  tc_kernel_stats(k);
+  if (preset) {
+    CHECK_EQ(L->switches_out_hi, 1);
+    CHECK_EQ(L->cycles_hi, 1);
+  }
+}
+
+static void counters_carry_into_their_high_words(void)
+{
+  tc_thread_info_t l0, l1;
+  tc_kernel_stats_t k0, k1;
+  run_turns(false, &l0, &k0);
+  STEP();
+  run_turns(true, &l1, &k1);
+  CHECK_EQ(l0.switches_in, 11); /* ten turns, and the last one ends the thread */
+  CHECK_EQ(l0.preempted, 10);
+  CHECK_EQ(l0.cycles, 10000);
+  CHECK_EQ(l1.switches_in, l0.switches_in + 0xFFFFFFFBu);
+  CHECK_EQ(l1.preempted, l0.preempted + 0xFFFFFFFBu);
+  CHECK_EQ(l1.cycles, l0.cycles + 0xFFFFFFFFu - 2500u);
+  CHECK_EQ(k1.context_switches, k0.context_switches + 0xFFFFFFFBu);
+  CHECK_EQ(k1.preemptions, k0.preemptions + 0xFFFFFFFBu);
+}
+
 static void idle_sleeper(void *arg)
 {
   (void)arg;
@@ -93,6 +139,7 @@ static void idle_time_is_counted(void)
   OK(tc_thread_info(L, &i));
   CHECK_EQ(i.cycles, 1000);
   CHECK_EQ(i.switches_in, 1);
+  CHECK_EQ(i.preempted, 0);
   CHECK_EQ(tc_cycles(), tc_sim_now());
   CHECK_EQ(tc_cycles_hz(), TC_SIM_CPU_HZ);
   CHECK_EQ(tc_sim_cycles_per_tick(), TC_SIM_CPU_HZ / TC_TICK_HZ);
@@ -274,6 +321,7 @@ TCT_MAIN("test_sim",
          TCT_CASE(interrupt_preempts_inside_consume),
          TCT_CASE(switch_cost_is_charged),
          TCT_CASE(idle_time_is_counted),
+         TCT_CASE(counters_carry_into_their_high_words),
          TCT_CASE(irq_at_errors),
          TCT_CASE(same_cycle_interrupts_run_before_threads),
          TCT_CASE(stop_ends_the_run),

@@ -49,9 +49,11 @@
  *
  * Optional macros
  *
- *   TC_PORT_CYCLES32()          uint32_t, the low 32 bits of TC_PORT_CYCLES(), read as cheaply as
- *                               the port can: the switch path accounts run time with it. Default:
- *                               (uint32_t)TC_PORT_CYCLES().
+ *   TC_PORT_CYCLES32_DOWN()     uint32_t that goes *down* by one per unit of TC_PORT_CYCLES() and
+ *                               wraps modulo 2^32, read as cheaply as the port can: the switch
+ *                               path accounts run time as the difference of two readings (hardware
+ *                               timers often count down; reading one as it is saves the
+ *                               complement). Default: ~(uint32_t)TC_PORT_CYCLES().
  *   TC_PORT_IRQ_RESTORE_QUIET(s) TC_PORT_IRQ_RESTORE(s) after a critical section that asked
  *                               for no switch: the port need not make an interrupt that was
  *                               held back take effect before the next instruction (Cortex-M:
@@ -158,8 +160,8 @@ struct tc_thread;
 #ifndef TC_PORT_SIGNAL_PENDING
 #define TC_PORT_SIGNAL_PENDING(t) ((void)(t))
 #endif
-#ifndef TC_PORT_CYCLES32
-#define TC_PORT_CYCLES32() ((uint32_t)TC_PORT_CYCLES())
+#ifndef TC_PORT_CYCLES32_DOWN
+#define TC_PORT_CYCLES32_DOWN() (~(uint32_t)TC_PORT_CYCLES())
 #endif
 #if defined(TC_PORT_IN_ISR) && !defined(TC_PORT_SWITCH_LATER)
 #error "port contract: a port that defines TC_PORT_IN_ISR() must define TC_PORT_SWITCH_LATER()"

@@ -64,7 +64,12 @@ typedef struct tc_thread {
   uint32_t signals;        /* signals sent and not yet handled */
   void (*signal_handler)(uint32_t signals);
   uint8_t signal_state;    /* signal.c: handler running, it interrupted a wait, abort asked */
-  uint64_t switches_in, preempted, cycles;
+  /* Counters (TC_STATS), kept as cheaply as a switch allows: a switch away from the thread
+   * adds to the two low words (adjacent: one load and one store of the pair), a carry to the
+   * high words is the rare case, and the rest is derived when asked (kernel/stats.c). */
+  uint32_t switches_out, cycles_lo;   /* times switched away from; time run (tc_cycles units) */
+  uint32_t switches_out_hi, cycles_hi;
+  uint64_t left;                      /* switches away while not ready, or at the end of a run */
   struct tc_thread *last_preempted_by;
 } tc_thread;
 

@@ -156,7 +156,7 @@ _Noreturn void tc__cm_panic(const char *msg, const char *detail);
 #define TC_PORT_SWITCH(from, to)    ((void)(from), tc__cm_switch(to))
 #define TC_PORT_START()             tc__cm_start()
 #define TC_PORT_CYCLES()            tc__cm_cycles()
-#define TC_PORT_CYCLES32()          ((uint32_t)TC_BOARD_CYCLES32())
+#define TC_PORT_CYCLES32_DOWN()     ((uint32_t)TC_BOARD_CYCLES32_DOWN())
 #define TC_PORT_CYCLES_HZ()         ((uint32_t)TC_BOARD_CYCLES_HZ)
 #define TC_PORT_PANIC(msg, detail)  tc__cm_panic((msg), (detail))
 #define TC_PORT_SIGNAL_PENDING(t)   tc__cm_signal_pending(t)

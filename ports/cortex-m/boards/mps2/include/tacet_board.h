@@ -40,9 +40,9 @@ typedef struct {
 #define TC_MPS2_TIMER0 ((tc_mps2_timer *)0x40000000u)
 #define TC_MPS2_TIMER1 ((tc_mps2_timer *)0x40001000u)
 
-/* The low 32 bits of tc_cycles(): timer 0 counts down, so its complement counts up. One load;
- * the switch path accounts run time with it (tacet/port.h, TC_PORT_CYCLES32). */
-#define TC_BOARD_CYCLES32() ((unsigned)~TC_MPS2_TIMER0->value)
+/* tc_cycles() counting down, modulo 2^32: timer 0 as it is, one load. The switch path accounts
+ * run time with it (tacet/port.h, TC_PORT_CYCLES32_DOWN). */
+#define TC_BOARD_CYCLES32_DOWN() ((unsigned)TC_MPS2_TIMER0->value)
 
 /* A run on these boards is a program with an end: when no thread is ready and no timeout is
  * pending, nothing but an external interrupt could continue it, and tc_kernel_start()
