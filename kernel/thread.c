@@ -227,15 +227,16 @@ static void __attribute__((noinline)) yield_general(tc_thread *r, unsigned s)
 
 void tc_thread_yield(void)
 {
-#if TC_CHECKS
-  /* A no-op outside a thread (TC_CHECKS=0 trusts the caller), and with the scheduler locked:
-   * the may-block test says both at once. */
-  if (!tc__may_block()) return;
-#endif
   unsigned s = tc__lock();
   tc_thread *r = tc__k.current;
-  /* Unlocked, the calling thread is the chosen one: ready, not preempted, no HISR active. */
+  /* A no-op with the scheduler locked, and outside a thread (TC_CHECKS=0 trusts the caller):
+   * the may-block test says both at once, under the lock it needs anyway. Otherwise the
+   * calling thread is the chosen one: ready, not preempted, no HISR active. */
+#if TC_CHECKS
+  if (!tc__may_block()) {
+#else
   if (tc__k.lock_nesting != 0) {
+#endif
     tc__unlock_quiet(s);
     return;
   }
