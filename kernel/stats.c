@@ -87,21 +87,19 @@ void tc__thread_counters(const tc_thread *c, uint64_t *switches_in, uint64_t *pr
   *preempted = out - c->left;
   *cycles = (uint64_t)c->cycles_hi << 32 | c->cycles_lo;
 #if TC_STATS
-  if (c == tc__k.current && tc__k.started)
-    *cycles += (uint32_t)(tc__k.stamp - TC_PORT_CYCLES32_DOWN()); /* its run so far */
+  /* The current context's run so far. */
+  if (c == tc__k.current) *cycles += (uint32_t)(tc__k.stamp - TC_PORT_CYCLES32_DOWN());
 #endif
 }
 
 void tc__account_end_of_run(void)
 {
 #if TC_STATS
-  uint32_t ran = tc__stamp_advance();
+  tc__account_run_time();
   tc_thread *c = tc__k.current;
   if (c != NULL) {
-    tc__count_out(c, ran);
-    c->left++; /* not preempted: the run is over */
-  } else {
-    tc__k.stats.idle_cycles += ran;
+    tc__count_out(c, 0); /* a switch away, its time already counted */
+    c->left++;           /* and no preemption: the run is over */
   }
   tc__k.last_ran = NULL;
 #endif
