@@ -13,11 +13,11 @@
 
 /* Cycles charged per context switch on the sim port, where kernel services themselves take
  * no virtual time: so the charge is a whole thread-to-thread path -- the service call, the
- * scheduler, the switch accounting and PendSV. 132 is that path on a Cortex-M3 with the lean
+ * scheduler, the switch accounting and PendSV. 130 is that path on a Cortex-M3 with the lean
  * kernel build, measured in instructions under QEMU -icount (bench/cm_switch, "(b)
  * preemption by a semaphore give", cm_switch_lean; see ports/cortex-m/README.md), at one
  * cycle per instruction. Override with the second argument. */
-#define DEFAULT_SWITCH_COST 132u
+#define DEFAULT_SWITCH_COST 130u
 
 static const pc_params base = {.rounds = 1000, .produce_cycles = 150, .consume_cycles = 150};
 
