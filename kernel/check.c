@@ -143,8 +143,7 @@ static const char *check_thread(const tc_thread *t, size_t *ready, size_t *timeo
   FAIL_IF(!tc__stack_guard_intact(t), "stack guard overwritten");
 #endif
   /* Every switch away that was no preemption is one of the switches away. */
-  FAIL_IF(t->left > ((uint64_t)t->switches_out_hi << 32 | t->switches_out),
-          "more switches away while not ready than switches away");
+  FAIL_IF(t->left > tc__switches_out(t), "more switches away while not ready than switches away");
   return NULL;
 }
 

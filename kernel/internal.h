@@ -400,6 +400,11 @@ TC_HOT void tc__account_run_time(void)
   else
     tc__k.stats.idle_cycles += ran;
 }
+/* `c`'s switches away, made whole from the two words the switch path keeps. */
+static inline uint64_t tc__switches_out(const tc_thread *c)
+{
+  return (uint64_t)c->switches_out_hi << 32 | c->switches_out;
+}
 /* An idle gap ended with the context that went idle: that was no switch (stats.c). */
 void tc__uncount_out(tc_thread *c);
 /* `c`'s counters as tc_thread_info() and tc_hisr_info() report them (stats.c). */

@@ -66,12 +66,6 @@ void tc__switch_commit(void) { tc__commit(); }
 _Static_assert(offsetof(tc_thread, cycles_lo) == offsetof(tc_thread, switches_out) + 4,
                "tc__count_out stores the two counters of a switch as one pair");
 
-/* The per-context counters as the switch path keeps them, made whole (internal.h). */
-static inline uint64_t out_count(const tc_thread *c)
-{
-  return (uint64_t)c->switches_out_hi << 32 | c->switches_out;
-}
-
 void tc__uncount_out(tc_thread *c)
 {
   /* It went idle not ready, so both counts of that switch away are taken back. */
@@ -83,7 +77,7 @@ void tc__thread_counters(const tc_thread *c, uint64_t *switches_in, uint64_t *pr
                          uint64_t *cycles)
 {
 #if TC_STATS
-  uint64_t out = out_count(c);
+  uint64_t out = tc__switches_out(c);
   *switches_in = out + (c == tc__k.current);
   *preempted = out - c->left;
   *cycles = (uint64_t)c->cycles_hi << 32 | c->cycles_lo;

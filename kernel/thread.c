@@ -233,10 +233,11 @@ void tc_thread_yield(void)
    * the may-block test says both at once, under the lock it needs anyway. Otherwise the
    * calling thread is the chosen one: ready, not preempted, no HISR active. */
 #if TC_CHECKS
-  if (!tc__may_block()) {
+  bool held = !tc__may_block();
 #else
-  if (tc__k.lock_nesting != 0) {
+  bool held = tc__k.lock_nesting != 0;
 #endif
+  if (held) {
     tc__unlock_quiet(s);
     return;
   }

@@ -51,7 +51,7 @@ static void corruptions(void *arg)
   other->stack_base[0] = saved;
 
   uint64_t left = other->left;
-  other->left = ((uint64_t)other->switches_out_hi << 32 | other->switches_out) + 1u;
+  other->left = tc__switches_out(other) + 1u;
   DETECTED("more switches away while not ready");
   other->left = left;
 
