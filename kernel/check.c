@@ -13,6 +13,13 @@ static bool map_bit(const uint32_t *map, unsigned p) { return (map[p >> 5] << (p
 
 static bool group_bit(uint32_t group, unsigned w) { return (group << w) & 0x80000000u; }
 
+/* A context the kernel may run: a thread's, or an HISR's (flagged as one). */
+static bool is_context(const tc_thread *t)
+{
+  return t->magic == TC_MAGIC_THREAD ? !(t->flags & TC_TF_HISR)
+                                     : t->magic == TC_MAGIC_HISR_CTX && (t->flags & TC_TF_HISR);
+}
+
 /* Links of a circular list are mutually consistent; counts its nodes into *n. */
 static const char *check_links(const tc_list *l, size_t *n)
 {
@@ -192,9 +199,9 @@ static const char *check_all(void)
     if (object_checks[i] != NULL && (e = object_checks[i]()) != NULL) return e;
   }
 
-  FAIL_IF(tc__k.current != NULL && tc__k.current->magic != TC_MAGIC_THREAD, "current is not a thread");
-  FAIL_IF(tc__k.next != NULL && (tc__k.next->magic != TC_MAGIC_THREAD || tc__k.next->state != TC_READY),
-          "next is not a ready thread");
+  FAIL_IF(tc__k.current != NULL && !is_context(tc__k.current), "current is neither a thread nor an HISR");
+  FAIL_IF(tc__k.next != NULL && (!is_context(tc__k.next) || tc__k.next->state != TC_READY),
+          "next is not a ready thread or HISR");
   const tc_thread *r = tc__k.chosen;
   FAIL_IF(r != NULL && (r->magic != TC_MAGIC_THREAD || r->state != TC_READY || (r->flags & TC_TF_HISR)),
           "the chosen thread is not a ready thread");

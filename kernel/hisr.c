@@ -115,7 +115,7 @@ tc_status tc_hisr_create(tc_hisr *h, const char *name, void (*fn)(void), unsigne
   h->priority = (uint8_t)hisr_priority;
 
   unsigned s = tc__lock();
-  c->magic = TC_MAGIC_THREAD; /* to the scheduler and the port, a context like a thread's */
+  c->magic = TC_MAGIC_HISR_CTX; /* the scheduler and the port never look: a context is a context */
   h->magic = TC_MAGIC_HISR;
   tc__list_push_back(&tc__k.hisrs, &h->created_node);
   tc__unlock(s);
@@ -184,7 +184,7 @@ const char *tc__hisr_check(void)
     do {
       const tc_hisr *h = TC_CONTAINER_OF(n, tc_hisr, created_node);
       const tc_thread *c = &h->ctx;
-      if (h->magic != TC_MAGIC_HISR || c->magic != TC_MAGIC_THREAD || c->flags != TC_TF_HISR)
+      if (h->magic != TC_MAGIC_HISR || c->magic != TC_MAGIC_HISR_CTX || (c->flags & ~TC_TF_SYSTEM) != TC_TF_HISR)
         return "HISR list holds something that is not an HISR";
       if (h->priority >= TC_HISR_PRIORITIES) return "HISR priority out of range";
       bool queued = tc__list_contains(&tc__k.hisr_ready[h->priority], &c->sched_node);

@@ -27,12 +27,17 @@
 #define TC_MAGIC_BLOCK_POOL 0x426c6b50u /* "BlkP" */
 #define TC_MAGIC_BYTE_POOL  0x42797450u /* "BytP" */
 #define TC_MAGIC_HISR       0x48697372u /* "Hisr" */
+/* The context embedded in an HISR: switched to like a thread's, but not a thread, so that no
+ * thread service accepts it (the API hands it out, as tc_thread_info().last_preempted_by). */
+#define TC_MAGIC_HISR_CTX   0x48437478u /* "HCtx" */
 
 /* tc_thread.flags */
 #define TC_TF_PREEMPTED     0x01u /* preempted while its threshold was in force */
 #define TC_TF_SUSPEND_AFTER 0x02u /* delayed suspension: suspend when the wait ends */
 #define TC_TF_HISR          0x04u /* not a thread: the embedded context of an HISR (hisr.c) */
 #define TC_TF_SIGNAL_WAKE   0x08u /* the current wait may be interrupted by a signal (signal.c) */
+#define TC_TF_SYSTEM        0x10u /* with TC_TF_HISR: the timers' HISR, whose functions are the
+                                     application's timer callbacks (timer.c) */
 
 /* Internal wait outcomes, never returned by a public service (signal.c, sched.c).
  * TC__WAIT_SIGNALED: tc_signal_send() ended the wait so that the handler runs at once.

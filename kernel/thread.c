@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "tacet/hisr.h"
 
 static inline bool thread_valid(const tc_thread *t) { return t != NULL && t->magic == TC_MAGIC_THREAD; }
 
@@ -66,7 +67,10 @@ tc_status tc_thread_create(tc_thread *t, const char *name, void (*entry)(void *a
 #if TC_CHECKS
   {
     unsigned s = tc__lock();
-    bool dup = t->magic == TC_MAGIC_THREAD && tc__list_contains(&tc__k.threads, &t->created_node);
+    /* Already a thread, or the context of an HISR (the API hands those out). */
+    bool dup = t->magic == TC_MAGIC_THREAD ? tc__list_contains(&tc__k.threads, &t->created_node)
+               : t->magic == TC_MAGIC_HISR_CTX &&
+                     tc__list_contains(&tc__k.hisrs, &TC_CONTAINER_OF(t, tc_hisr, ctx)->created_node);
     tc__unlock(s);
     if (dup) return TC_INVALID;
   }

@@ -442,6 +442,69 @@ static void isr_safe_services_from_an_hisr(void)
   CHECK_LOG("hisr sem event:5 msg:42 signal:9 a c");
 }
 
+/* ---- an HISR's context is not a thread ---------------------------------------------------- */
+
+static void no_handler(uint32_t signals) { (void)signals; }
+
+/* Every thread, task-port and signal service refuses `c` (an HISR's context) and changes
+ * nothing: not the HISR (its snapshot), not the kernel (tc_check). */
+static void refuse_context(tc_thread *c, tc_hisr *h)
+{
+  tc_hisr_info_t before, after;
+  OK(tc_hisr_info(h, &before));
+  unsigned old = 99;
+  tc_thread_info_t ti;
+  (void)ti; /* unused with TC_CHECKS=0 */
+  (void)no_handler;
+  EXPECT_ARG(tc_thread_suspend(c), TC_INVALID);
+  EXPECT_ARG(tc_thread_resume(c), TC_INVALID);
+  EXPECT_ARG(tc_thread_terminate(c), TC_INVALID);
+  EXPECT_ARG(tc_thread_delete(c), TC_INVALID);
+  EXPECT_ARG(tc_thread_priority_change(c, 3, &old), TC_INVALID);
+  EXPECT_ARG(tc_thread_threshold_change(c, 0, &old), TC_INVALID);
+  EXPECT_ARG(tc_thread_wait_abort(c), TC_INVALID);
+  EXPECT_ARG(tc_thread_info(c, &ti), TC_INVALID);
+  EXPECT_ARG(tc_thread_post(c, 7, TC_NO_WAIT), TC_INVALID);
+  EXPECT_ARG(tc_signal_handler_set(c, no_handler), TC_INVALID);
+  EXPECT_ARG(tc_signal_send(c, 1), TC_INVALID);
+  CHECK_EQ(tc_signal_pending(c), 0);
+  /* Nor may a thread be created over it while the HISR exists. */
+  EXPECT_ARG(tc_thread_create(c, "x", signalled_sleeper, NULL, TCT_STACK(3), 5, 5, 0, 0), TC_INVALID);
+  CHECK_EQ(old, 99);
+  OK(tc_hisr_info(h, &after));
+  CHECK_EQ(after.active, before.active);
+  CHECK_EQ(after.pending, before.pending);
+  CHECK_EQ(after.activations, before.activations);
+  CHECK_EQ(after.runs, before.runs);
+}
+
+/* The API hands an HISR's context out (last_preempted_by); the thread services refuse it,
+ * whether the HISR is inactive or activated (queued behind the scheduler lock). */
+static void preempted_by_h0(void *arg)
+{
+  (void)arg;
+  OK(tc_hisr_activate(H0)); /* H0 preempts this thread and finishes */
+  tc_thread_info_t i;
+  OK(tc_thread_info(A, &i));
+  CHECK(i.last_preempted_by == &H0->ctx);
+  tc_thread *c = (tc_thread *)(uintptr_t)i.last_preempted_by;
+  refuse_context(c, H0); /* inactive */
+  tc_sched_lock();
+  OK(tc_hisr_activate(H0)); /* activated, held back by the lock */
+  refuse_context(c, H0);
+  tc_sched_unlock(); /* H0 runs */
+  tct_log("a");
+}
+
+static void hisr_context_is_not_a_thread(void)
+{
+  tct_begin();
+  OK(tc_hisr_create(H0, "h0", log_h0, 0, HSTACK(0)));
+  OK(tc_thread_create(A, "a", preempted_by_h0, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("h0 h0 a");
+}
+
 TCT_MAIN("test_hisr",
          TCT_CASE(errors),
          TCT_CASE(priority_then_fifo),
@@ -453,4 +516,5 @@ TCT_MAIN("test_hisr",
          TCT_CASE(threshold_survives_hisr),
          TCT_CASE(preempted_thread_resumes_first),
          TCT_CASE(reactivated_in_idle),
-         TCT_CASE(isr_safe_services_from_an_hisr))
+         TCT_CASE(isr_safe_services_from_an_hisr),
+         TCT_CASE(hisr_context_is_not_a_thread))

@@ -26,7 +26,8 @@
  * HISR is counted in the HISR's own switches_in, and a thread that resumes after an HISR ran
  * counts as switched to (the CPU held another context); the thread an HISR interrupts counts
  * as preempted (tc_kernel_stats.preemptions, its tc_thread_info.preempted), and its
- * last_preempted_by then points to &h->ctx. The sim port charges its switch cost
+ * last_preempted_by then points to &h->ctx -- which identifies the HISR and nothing more:
+ * every thread, task-port and signal service refuses it with TC_INVALID. The sim port charges its switch cost
  * (tc_sim_set_switch_cost) for switches into and out of HISRs as well: they cost as much.
  *
  * Software timers run their callbacks in a system HISR (tacet/timer.h).
