@@ -50,7 +50,7 @@ tc_status tc_block_pool_create(tc_block_pool *bp, const char *name, size_t block
 {
   TC_ARG_CHECK(bp != NULL && mem != NULL && block_size != 0, TC_INVALID);
   TC_ARG_CHECK(block_size <= SIZE_MAX / 2 && mem_size <= UINTPTR_MAX - (uintptr_t)mem, TC_INVALID);
-  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   uintptr_t lo = ((uintptr_t)mem + 7u) & ~(uintptr_t)7u;
   uintptr_t hi = (uintptr_t)mem + mem_size;
   size_t size = (block_size + 7u) & ~(size_t)7u;
@@ -196,7 +196,7 @@ tc_status tc_block_free(void *block)
 tc_status tc_block_pool_delete(tc_block_pool *bp)
 {
   TC_ARG_CHECK(pool_valid(bp), TC_INVALID);
-  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned s = tc__lock();
   tc__object_delete(&bp->waiters, &bp->magic, &tc__k.block_pools, &bp->created_node);
   tc__unlock(s);

@@ -215,7 +215,7 @@ tc_status tc_byte_pool_create(tc_byte_pool *bp, const char *name, void *mem, siz
 {
   TC_ARG_CHECK(bp != NULL && mem != NULL, TC_INVALID);
   TC_ARG_CHECK(mem_size <= UINTPTR_MAX - (uintptr_t)mem, TC_INVALID);
-  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   uintptr_t lo = ((uintptr_t)mem + 7u) & ~(uintptr_t)7u;
   uintptr_t hi = ((uintptr_t)mem + mem_size) & ~(uintptr_t)7u;
   TC_ARG_CHECK(hi > lo && hi - lo >= MIN_BLOCK, TC_INVALID);
@@ -322,7 +322,7 @@ tc_status tc_byte_free(void *mem)
 tc_status tc_byte_pool_delete(tc_byte_pool *bp)
 {
   TC_ARG_CHECK(pool_valid(bp), TC_INVALID);
-  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned s = tc__lock();
   bp->waiters.reprioritized = NULL; /* the waiters leave because of us: nothing to serve */
   tc__object_delete(&bp->waiters, &bp->magic, &tc__k.byte_pools, &bp->created_node);

@@ -26,7 +26,7 @@ static inline bool satisfied(uint32_t current, uint32_t requested, unsigned mode
 tc_status tc_event_create(tc_event *e, const char *name)
 {
   TC_ARG_CHECK(e != NULL, TC_INVALID);
-  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
 #if TC_CHECKS
   if (e->magic == TC_MAGIC_EVENT && tc__list_contains(&tc__k.events, &e->created_node)) {
@@ -113,7 +113,7 @@ tc_status tc_event_wait(tc_event *e, uint32_t flags, unsigned mode, uint32_t *ac
 tc_status tc_event_delete(tc_event *e)
 {
   TC_ARG_CHECK(event_valid(e), TC_INVALID);
-  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
   tc__object_delete(&e->waiters, &e->magic, &tc__k.events, &e->created_node);
   tc__unlock(k);

@@ -84,7 +84,7 @@ tc_status tc_hisr_create(tc_hisr *h, const char *name, void (*fn)(void), unsigne
   TC_ARG_CHECK(h != NULL && fn != NULL && stack != NULL, TC_INVALID);
   TC_ARG_CHECK(stack_size >= TC_PORT_STACK_MIN, TC_INVALID);
   TC_ARG_CHECK(hisr_priority < TC_HISR_PRIORITIES, TC_PRIORITY_ERROR);
-  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
 #if TC_CHECKS
   {
     unsigned s = tc__lock();
@@ -140,7 +140,7 @@ tc_status tc_hisr_activate(tc_hisr *h)
 tc_status tc_hisr_delete(tc_hisr *h)
 {
   TC_ARG_CHECK(hisr_valid(h), TC_INVALID);
-  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned s = tc__lock();
   if (h->ctx.state == TC_READY) {
     tc__unlock(s);
@@ -154,7 +154,11 @@ tc_status tc_hisr_delete(tc_hisr *h)
   return TC_OK;
 }
 
-tc_hisr *tc_hisr_self(void) { return tc__in_hisr() ? TC_CONTAINER_OF(tc__k.current, tc_hisr, ctx) : NULL; }
+tc_hisr *tc_hisr_self(void)
+{
+  /* A timer callback runs in the timers' HISR, which is the kernel's, not the caller's. */
+  return tc__in_hisr() && !tc__in_timer_callback() ? TC_CONTAINER_OF(tc__k.current, tc_hisr, ctx) : NULL;
+}
 
 tc_status tc_hisr_info(const tc_hisr *h, tc_hisr_info_t *out)
 {

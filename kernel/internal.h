@@ -200,6 +200,19 @@ static inline bool tc__in_hisr(void)
   return !tc__in_isr() && tc__k.current != NULL && (tc__k.current->flags & TC_TF_HISR);
 }
 
+/* True in a timer callback: the timers' system HISR is running (timer.c). */
+static inline bool tc__in_timer_callback(void)
+{
+  return tc__in_hisr() && (tc__k.current->flags & TC_TF_SYSTEM);
+}
+
+/* True in a handler: a LISR, an HISR or a timer callback. Handlers neither create nor delete
+ * objects (docs/services.md, "Calling contexts"). */
+static inline bool tc__in_handler(void)
+{
+  return tc__in_isr() || (tc__k.current != NULL && (tc__k.current->flags & TC_TF_HISR));
+}
+
 /* A service may block its caller: a thread that does not hold the scheduler lock. Tested the
  * cheap way, as every waiting call tests it: no handler (bracket or hardware) and no lock
  * (`holds`), a context running (current is NULL before the start, in idle and after a run),

@@ -25,7 +25,7 @@ static void ring_put(tc_port *p, void *msg)
 tc_status tc_port_create(tc_port *p, const char *name, void **slots, size_t n_slots)
 {
   TC_ARG_CHECK(p != NULL && slots != NULL && n_slots != 0, TC_INVALID);
-  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
 #if TC_CHECKS
   if (p->magic == TC_MAGIC_PORT && tc__list_contains(&tc__k.ports, &p->created_node)) {
@@ -119,7 +119,7 @@ tc_status tc_port_receive(tc_port *p, void **msg, uint32_t timeout)
 tc_status tc_port_delete(tc_port *p)
 {
   TC_ARG_CHECK(port_valid(p), TC_INVALID);
-  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
   tc__object_delete(&p->waiters, &p->magic, &tc__k.ports, &p->created_node);
   tc__unlock(k);

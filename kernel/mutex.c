@@ -101,7 +101,7 @@ static void release(tc_mutex *m)
 tc_status tc_mutex_create(tc_mutex *m, const char *name, unsigned options)
 {
   TC_ARG_CHECK(m != NULL && (options & ~TC_INHERIT) == 0, TC_INVALID);
-  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
 #if TC_CHECKS
   if (m->magic == TC_MAGIC_MUTEX && tc__list_contains(&tc__k.mutexes, &m->created_node)) {
@@ -181,7 +181,7 @@ tc_status tc_mutex_unlock(tc_mutex *m)
 tc_status tc_mutex_delete(tc_mutex *m)
 {
   TC_ARG_CHECK(mutex_valid(m), TC_INVALID);
-  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
   while (m->waiters.threads.head != NULL) release_waiter(m, TC_THREAD_OF(m->waiters.threads.head), TC_DELETED);
   tc_thread *owner = m->owner;

@@ -97,7 +97,7 @@ static void admit_sender(tc_queue *q)
 tc_status tc_queue_create(tc_queue *q, const char *name, size_t msg_size, void *buf, size_t buf_size)
 {
   TC_ARG_CHECK(q != NULL && buf != NULL && msg_size != 0 && buf_size >= msg_size, TC_INVALID);
-  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
 #if TC_CHECKS
   if (q->magic == TC_MAGIC_QUEUE && tc__list_contains(&tc__k.queues, &q->created_node)) {
@@ -262,7 +262,7 @@ tc_status tc_queue_flush(tc_queue *q)
 tc_status tc_queue_delete(tc_queue *q)
 {
   TC_ARG_CHECK(queue_valid(q), TC_INVALID);
-  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
   tc__object_delete(&q->waiters, &q->magic, &tc__k.queues, &q->created_node);
   tc__unlock(k);

@@ -14,7 +14,7 @@ static inline bool sem_valid(const tc_sem *s) { return s != NULL && s->magic == 
 tc_status tc_sem_create(tc_sem *s, const char *name, uint32_t initial, uint32_t max)
 {
   TC_ARG_CHECK(s != NULL && max != 0 && initial <= max, TC_INVALID);
-  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
 #if TC_CHECKS
   if (s->magic == TC_MAGIC_SEM && tc__list_contains(&tc__k.sems, &s->created_node)) {
@@ -94,7 +94,7 @@ tc_status tc_sem_give(tc_sem *s)
 tc_status tc_sem_delete(tc_sem *s)
 {
   TC_ARG_CHECK(sem_valid(s), TC_INVALID);
-  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
   tc__object_delete(&s->waiters, &s->magic, &tc__k.sems, &s->created_node);
   tc__unlock(k);

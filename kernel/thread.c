@@ -63,7 +63,7 @@ tc_status tc_thread_create(tc_thread *t, const char *name, void (*entry)(void *a
   TC_ARG_CHECK((options & ~TC_AUTO_START) == 0, TC_INVALID);
   TC_ARG_CHECK(priority < TC_PRIORITIES, TC_PRIORITY_ERROR);
   TC_ARG_CHECK(preempt_threshold <= priority, TC_PRIORITY_ERROR);
-  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
 #if TC_CHECKS
   {
     unsigned s = tc__lock();
@@ -109,7 +109,7 @@ tc_status tc_thread_create(tc_thread *t, const char *name, void (*entry)(void *a
 tc_status tc_thread_delete(tc_thread *t)
 {
   TC_ARG_CHECK(thread_valid(t), TC_INVALID);
-  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned s = tc__lock();
   if (t->state != TC_COMPLETED && t->state != TC_TERMINATED) {
     tc__unlock(s);

@@ -32,6 +32,11 @@ static uint8_t timers_stack[TC_TIMER_STACK_SIZE] __attribute__((aligned(TC_PORT_
 
 static inline bool timer_valid(const tc_timer *tm) { return tm != NULL && tm->magic == TC_MAGIC_TIMER; }
 
+/* Timers are created and deleted where other objects are (thread, startup), and also by
+ * timer callbacks, which manage timers (chain, re-arm or end their own); not by a LISR or
+ * another HISR. */
+static inline bool may_create_timers(void) { return !tc__in_handler() || tc__in_timer_callback(); }
+
 /* In the tick interrupt, kernel locked. */
 static void timer_expired(tc_timeout *to)
 {
@@ -78,7 +83,7 @@ tc_status tc_timer_create(tc_timer *tm, const char *name, void (*fn)(void *arg),
 {
   TC_ARG_CHECK(tm != NULL && fn != NULL && initial != 0, TC_INVALID);
   TC_ARG_CHECK((options & ~TC_AUTO_ACTIVATE) == 0, TC_INVALID);
-  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  TC_ARG_CHECK(may_create_timers(), TC_CALLER_ERROR);
   unsigned s = tc__lock();
 #if TC_CHECKS
   if (tm->magic == TC_MAGIC_TIMER && tc__list_contains(&tc__k.timers, &tm->created_node)) {
@@ -89,10 +94,23 @@ tc_status tc_timer_create(tc_timer *tm, const char *name, void (*fn)(void *arg),
   bool need_hisr = !tc__hisr_created(&timers_hisr);
   tc__unlock(s);
   /* The first timer of a run brings the system HISR (its control block and stack are
-   * static: they exist only when the application uses timers). */
+   * static: they exist only when the application uses timers). A timer callback never gets
+   * here (its timer brought the HISR); another thread could, so the scheduler lock makes the
+   * test and the creation one step (tc_hisr_create paints the stack: too long to mask
+   * interrupts). */
   if (need_hisr) {
-    tc_status st = tc_hisr_create(&timers_hisr, "timers", timers_hisr_fn, TC_TIMER_HISR_PRIORITY, timers_stack,
-                                  sizeof timers_stack);
+    tc_sched_lock();
+    tc_status st = TC_OK;
+    if (!tc__hisr_created(&timers_hisr)) {
+      st = tc_hisr_create(&timers_hisr, "timers", timers_hisr_fn, TC_TIMER_HISR_PRIORITY, timers_stack,
+                          sizeof timers_stack);
+      if (st == TC_OK) {
+        s = tc__lock();
+        timers_hisr.ctx.flags |= TC_TF_SYSTEM; /* its runs are timer callbacks */
+        tc__unlock(s);
+      }
+    }
+    tc_sched_unlock();
     if (st != TC_OK) return st;
   }
 
@@ -153,7 +171,7 @@ tc_status tc_timer_change(tc_timer *tm, uint32_t initial, uint32_t period)
 tc_status tc_timer_delete(tc_timer *tm)
 {
   TC_ARG_CHECK(timer_valid(tm), TC_INVALID);
-  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  TC_ARG_CHECK(may_create_timers(), TC_CALLER_ERROR);
   unsigned s = tc__lock();
   disarm(tm);
   tm->magic = 0;

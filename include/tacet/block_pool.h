@@ -63,9 +63,9 @@ typedef struct {
 
 /* Create a pool of blocks of `block_size` bytes in `mem` (mem_size bytes; unaligned memory
  * loses its first bytes to alignment; TC_BLOCK_POOL_MEM gives the size for n blocks).
- * Context: thread, HISR or startup. Does not reschedule.
+ * Context: thread or startup. Does not reschedule.
  * Returns TC_OK; TC_INVALID (bp or mem NULL, block_size 0, room for no block, bp already
- * created, memory overlapping another pool's); TC_CALLER_ERROR (from a LISR). */
+ * created, memory overlapping another pool's); TC_CALLER_ERROR (from a LISR, an HISR or a timer callback). */
 tc_status tc_block_pool_create(tc_block_pool *bp, const char *name, size_t block_size, void *mem,
                                size_t mem_size);
 
@@ -86,8 +86,8 @@ tc_status tc_block_free(void *block);
 
 /* Remove a pool from the kernel; its waiters return TC_DELETED. Blocks still allocated stay
  * the application's memory (freeing them afterwards returns TC_INVALID).
- * Context: thread, HISR or startup. May reschedule.
- * Returns TC_OK; TC_INVALID (not a pool); TC_CALLER_ERROR (from a LISR). */
+ * Context: thread or startup. May reschedule.
+ * Returns TC_OK; TC_INVALID (not a pool); TC_CALLER_ERROR (from a LISR, an HISR or a timer callback). */
 tc_status tc_block_pool_delete(tc_block_pool *bp);
 
 /* A snapshot of a pool. Context: any. Returns TC_OK; TC_INVALID (not a pool, out NULL). */

@@ -66,9 +66,9 @@ typedef struct {
 } tc_byte_pool_info_t;
 
 /* Create a byte pool in `mem` (mem_size bytes; unaligned ends are trimmed to 8 bytes).
- * Context: thread, HISR or startup. Does not reschedule.
+ * Context: thread or startup. Does not reschedule.
  * Returns TC_OK; TC_INVALID (bp or mem NULL, less than TC_BYTE_MIN_BLOCK bytes, bp already
- * created, memory overlapping another byte pool's); TC_CALLER_ERROR (from a LISR). */
+ * created, memory overlapping another byte pool's); TC_CALLER_ERROR (from a LISR, an HISR or a timer callback). */
 tc_status tc_byte_pool_create(tc_byte_pool *bp, const char *name, void *mem, size_t mem_size);
 
 /* Allocate `size` bytes, 8-byte aligned; *mem receives them (NULL on failure). When no free
@@ -87,8 +87,8 @@ tc_status tc_byte_alloc(tc_byte_pool *bp, void **mem, size_t size, uint32_t time
 tc_status tc_byte_free(void *mem);
 
 /* Remove a pool from the kernel; its waiters return TC_DELETED.
- * Context: thread, HISR or startup. May reschedule.
- * Returns TC_OK; TC_INVALID (not a pool); TC_CALLER_ERROR (from a LISR). */
+ * Context: thread or startup. May reschedule.
+ * Returns TC_OK; TC_INVALID (not a pool); TC_CALLER_ERROR (from a LISR, an HISR or a timer callback). */
 tc_status tc_byte_pool_delete(tc_byte_pool *bp);
 
 /* A snapshot of a pool (`largest` walks the free list). Context: any.

@@ -37,8 +37,7 @@ typedef struct tc_event {
 
 /* Create an event flag group with every flag clear.
  * Context: thread or startup. Does not block or reschedule.
- * Returns TC_OK; TC_INVALID (e NULL, e already created); TC_CALLER_ERROR (from an
- * interrupt). */
+ * Returns TC_OK; TC_INVALID (e NULL, e already created); TC_CALLER_ERROR (from a LISR, an HISR or a timer callback). */
 tc_status tc_event_create(tc_event *e, const char *name);
 
 /* Set `flags` (OR) and release the waiters they satisfy (see above). flags 0 changes nothing.
@@ -63,7 +62,7 @@ tc_status tc_event_wait(tc_event *e, uint32_t flags, unsigned mode, uint32_t *ac
 
 /* Delete an event flag group: every waiter returns TC_DELETED.
  * Context: thread or startup. Does not block; may reschedule.
- * Returns TC_OK; TC_INVALID; TC_CALLER_ERROR (from an interrupt). */
+ * Returns TC_OK; TC_INVALID; TC_CALLER_ERROR (from a LISR, an HISR or a timer callback). */
 tc_status tc_event_delete(tc_event *e);
 
 #endif /* TACET_EVENT_H */

@@ -19,8 +19,9 @@
  * nothing special) but it is not a thread: tc_thread_self() returns NULL in it, it cannot
  * hold the scheduler lock, and a service that would block returns TC_CALLER_ERROR there. It
  * calls the services a LISR may call (context "any": give, set, send with TC_NO_WAIT,
- * resume, signal, activate ...), with interrupts enabled; the threads they make ready run
- * once no HISR is activated.
+ * resume, signal, activate ...), with interrupts enabled, and also terminates threads and
+ * changes their priorities and thresholds; it creates and deletes nothing (docs/services.md,
+ * "Calling contexts"). The threads it makes ready run once no HISR is activated.
  *
  * Counting. tc_kernel_stats.context_switches counts switches to threads only: entering an
  * HISR is counted in the HISR's own switches_in, and a thread that resumes after an HISR ran
@@ -64,9 +65,9 @@ typedef struct {
 
 /* Create an HISR running `fn` at HISR priority `hisr_priority` (0 highest .. 2) on the given
  * stack (painted, like a thread's, to measure its high-water mark). It starts inactive.
- * Context: thread, HISR or startup. Does not reschedule.
+ * Context: thread or startup. Does not reschedule.
  * Returns TC_OK; TC_INVALID (h, fn or stack NULL, stack smaller than TC_PORT_STACK_MIN, h
- * already created); TC_PRIORITY_ERROR (hisr_priority > 2); TC_CALLER_ERROR (from a LISR). */
+ * already created); TC_PRIORITY_ERROR (hisr_priority > 2); TC_CALLER_ERROR (from a LISR, an HISR or a timer callback). */
 tc_status tc_hisr_create(tc_hisr *h, const char *name, void (*fn)(void), unsigned hisr_priority,
                          void *stack, size_t stack_size);
 
@@ -78,13 +79,13 @@ tc_status tc_hisr_create(tc_hisr *h, const char *name, void (*fn)(void), unsigne
 tc_status tc_hisr_activate(tc_hisr *h);
 
 /* Remove an inactive HISR from the kernel; its memory may then be reused.
- * Context: thread, HISR or startup. Does not reschedule.
+ * Context: thread or startup. Does not reschedule.
  * Returns TC_OK; TC_INVALID (not a created HISR); TC_STATE_ERROR (activated: running or
- * waiting to run); TC_CALLER_ERROR (from a LISR). */
+ * waiting to run); TC_CALLER_ERROR (from a LISR, an HISR or a timer callback). */
 tc_status tc_hisr_delete(tc_hisr *h);
 
-/* The HISR whose context is running (timer callbacks: the timers' system HISR); NULL in a
- * thread, a LISR, idle or startup code. Context: any. */
+/* The HISR whose function is running; NULL in a thread, a LISR, a timer callback (the timers'
+ * HISR is the kernel's), idle or startup code. Context: any. */
 tc_hisr *tc_hisr_self(void);
 
 /* A snapshot of an HISR's state and counters. Context: any. Does not reschedule.

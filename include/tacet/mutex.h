@@ -56,7 +56,7 @@ typedef struct tc_mutex {
 /* Create a free mutex. `options`: 0 or TC_INHERIT.
  * Context: thread or startup. Does not block or reschedule.
  * Returns TC_OK; TC_INVALID (m NULL, m already created, unknown option bit);
- * TC_CALLER_ERROR (from an interrupt). */
+ * TC_CALLER_ERROR (from a LISR, an HISR or a timer callback). */
 tc_status tc_mutex_create(tc_mutex *m, const char *name, unsigned options);
 
 /* Lock: take the mutex if free, lock it once more if the caller owns it, else wait up to
@@ -80,7 +80,7 @@ tc_status tc_mutex_unlock(tc_mutex *m);
 /* Delete a mutex, owned or not: every waiter returns TC_DELETED and the owner drops the
  * priority it inherited through it. Later calls on it by the former owner return TC_INVALID.
  * Context: thread or startup. Does not block; may reschedule.
- * Returns TC_OK; TC_INVALID; TC_CALLER_ERROR (from an interrupt). */
+ * Returns TC_OK; TC_INVALID; TC_CALLER_ERROR (from a LISR, an HISR or a timer callback). */
 tc_status tc_mutex_delete(tc_mutex *m);
 
 #endif /* TACET_MUTEX_H */

@@ -46,7 +46,7 @@ typedef struct tc_queue {
  * buf_size / msg_size of them (the remainder is unused).
  * Context: thread or startup. Does not block or reschedule.
  * Returns TC_OK; TC_INVALID (q or buf NULL, q already created, msg_size 0,
- * buf_size < msg_size); TC_CALLER_ERROR (from an interrupt). */
+ * buf_size < msg_size); TC_CALLER_ERROR (from a LISR, an HISR or a timer callback). */
 tc_status tc_queue_create(tc_queue *q, const char *name, size_t msg_size, void *buf, size_t buf_size);
 
 /* Copy `msg_size` bytes from `msg` to the back of the queue, or to a waiting receiver; wait
@@ -74,7 +74,7 @@ tc_status tc_queue_flush(tc_queue *q);
 
 /* Delete a queue: every waiter returns TC_DELETED; the buffer and the control block may then
  * be reused. Context: thread or startup. Does not block; may reschedule.
- * Returns TC_OK; TC_INVALID; TC_CALLER_ERROR (from an interrupt). */
+ * Returns TC_OK; TC_INVALID; TC_CALLER_ERROR (from a LISR, an HISR or a timer callback). */
 tc_status tc_queue_delete(tc_queue *q);
 
 #endif /* TACET_QUEUE_H */

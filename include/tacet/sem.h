@@ -30,7 +30,7 @@ typedef struct tc_sem {
 /* Create a semaphore with `initial` units, at most `max` (1 = binary).
  * Context: thread or startup. Does not block or reschedule.
  * Returns TC_OK; TC_INVALID (s NULL, s already created, max 0, initial > max);
- * TC_CALLER_ERROR (from an interrupt). */
+ * TC_CALLER_ERROR (from a LISR, an HISR or a timer callback). */
 tc_status tc_sem_create(tc_sem *s, const char *name, uint32_t initial, uint32_t max);
 
 /* Take one unit; wait up to `timeout` ticks for one when the count is 0 (TC_NO_WAIT: do not
@@ -48,7 +48,7 @@ tc_status tc_sem_give(tc_sem *s);
 
 /* Delete a semaphore: every waiter returns TC_DELETED; the memory may then be reused.
  * Context: thread or startup. Does not block; may reschedule (a released waiter may preempt).
- * Returns TC_OK; TC_INVALID; TC_CALLER_ERROR (from an interrupt). */
+ * Returns TC_OK; TC_INVALID; TC_CALLER_ERROR (from a LISR, an HISR or a timer callback). */
 tc_status tc_sem_delete(tc_sem *s);
 
 #endif /* TACET_SEM_H */

@@ -10,7 +10,8 @@
  * equal-priority thread in, i.e. a thread whose threshold is in force is not time-sliced.
  *
  * Calling context is given per function: "thread" means from a thread only; "any" also from
- * interrupt handlers (between tc_isr_enter and tc_isr_exit). Every function may reschedule
+ * interrupt handlers (between tc_isr_enter and tc_isr_exit), HISRs and timer callbacks. The
+ * whole table is in docs/services.md ("Calling contexts"). Every function may reschedule
  * unless it says otherwise.
  */
 #ifndef TACET_THREAD_H
@@ -89,23 +90,25 @@ typedef struct {
 /* Create a thread on the caller's stack memory. It starts ready (TC_AUTO_START) or
  * suspended; tc_thread_resume() starts a suspended one. The stack is painted with a pattern
  * to measure its high-water mark.
- * Context: thread, or before tc_kernel_start(). May reschedule (auto-start, higher priority).
+ * Context: thread or startup (before tc_kernel_start()). May reschedule (auto-start, higher priority).
  * Returns TC_OK; TC_INVALID (t, entry or stack NULL, t already created, stack smaller than
  * TC_PORT_STACK_MIN, unknown option bit); TC_PRIORITY_ERROR (priority >= TC_PRIORITIES,
- * threshold > priority); TC_CALLER_ERROR (from an interrupt). */
+ * threshold > priority); TC_CALLER_ERROR (from a LISR, an HISR or a timer callback). */
 tc_status tc_thread_create(tc_thread *t, const char *name, void (*entry)(void *arg), void *arg,
                            void *stack, size_t stack_size, unsigned priority,
                            unsigned preempt_threshold, uint32_t time_slice, unsigned options);
 
 /* Remove a completed or terminated thread from the kernel; its memory may then be reused.
- * Context: thread. Does not reschedule.
+ * Context: thread or startup. Does not reschedule.
  * Returns TC_OK; TC_INVALID (not a thread); TC_STATE_ERROR (not completed or terminated);
- * TC_CALLER_ERROR (from an interrupt). */
+ * TC_CALLER_ERROR (from a LISR, an HISR or a timer callback). */
 tc_status tc_thread_delete(tc_thread *t);
 
 /* Stop a thread for good, whatever it is doing (it leaves any wait). Terminating the calling
  * thread does not return. Terminating an already terminated or completed thread is a no-op.
- * Context: thread. Returns TC_OK; TC_INVALID; TC_CALLER_ERROR (from an interrupt). */
+ * Context: thread, HISR, timer callback or startup (not a LISR).
+ * Returns TC_OK; TC_INVALID (not a thread); TC_CALLER_ERROR (from a LISR; terminating the
+ * calling thread while it holds the scheduler lock, which would stay held). */
 tc_status tc_thread_terminate(tc_thread *t);
 
 /* Suspend a thread until tc_thread_resume(). A sleeping or pending thread is suspended when
@@ -135,13 +138,14 @@ void tc_thread_yield(void);
  * below it, in which case it follows the priority (a threshold is never weaker than the
  * priority). ThreadX always resets the threshold to the new priority; Tacet keeps a
  * deliberately chosen threshold. `old` (may be NULL) receives the previous user priority.
- * Context: thread. Returns TC_OK; TC_INVALID; TC_PRIORITY_ERROR (out of range);
- * TC_STATE_ERROR (completed or terminated); TC_CALLER_ERROR (from an interrupt). */
+ * Context: thread, HISR, timer callback or startup (not a LISR).
+ * Returns TC_OK; TC_INVALID (not a thread); TC_PRIORITY_ERROR (out of range);
+ * TC_STATE_ERROR (completed or terminated); TC_CALLER_ERROR (from a LISR). */
 tc_status tc_thread_priority_change(tc_thread *t, unsigned new_priority, unsigned *old);
 
 /* Change a thread's preemption threshold (TC_PRIORITY_ERROR when above its priority).
  * Works on running, ready and blocked threads; a preempted thread competes with the new value.
- * Context: thread. Returns as tc_thread_priority_change(). */
+ * Context: as tc_thread_priority_change(). Returns as tc_thread_priority_change(). */
 tc_status tc_thread_threshold_change(tc_thread *t, unsigned new_threshold, unsigned *old);
 
 /* End a sleep or a wait of `t`; its service returns TC_WAIT_ABORTED.

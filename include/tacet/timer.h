@@ -16,8 +16,9 @@
  * callbacks in expiry order, one call per expiry, with interrupts enabled and before any
  * thread runs. So a callback adds nothing to interrupt latency, yet runs ahead of every
  * thread as in ThreadX's timer thread. It is an HISR's context: it cannot block (a blocking
- * service returns TC_CALLER_ERROR, TC_NO_WAIT calls work) and tc_thread_self() is NULL.
- * A callback may activate, deactivate, change or delete timers, its own included.
+ * service returns TC_CALLER_ERROR, TC_NO_WAIT calls work), tc_thread_self() and
+ * tc_hisr_self() are NULL, and like an HISR it creates and deletes no other object. A
+ * callback may create, activate, deactivate, change or delete timers, its own included.
  *
  * The system HISR is created by the first tc_timer_create() of a run, with the HISR priority
  * TC_TIMER_HISR_PRIORITY and a static stack of TC_TIMER_STACK_SIZE bytes (both overridable
@@ -69,9 +70,9 @@ typedef struct {
 
 /* Create a timer that calls fn(arg) `initial` ticks after activation, then (period != 0)
  * every `period` ticks; TC_AUTO_ACTIVATE activates it at once.
- * Context: thread, HISR (timer callback) or startup. Does not reschedule.
+ * Context: thread, timer callback or startup. Does not reschedule.
  * Returns TC_OK; TC_INVALID (tm or fn NULL, initial == 0, unknown option bit, tm already
- * created); TC_CALLER_ERROR (from a LISR). */
+ * created); TC_CALLER_ERROR (from a LISR or an HISR). */
 tc_status tc_timer_create(tc_timer *tm, const char *name, void (*fn)(void *arg), void *arg,
                           uint32_t initial, uint32_t period, unsigned options);
 
@@ -93,8 +94,8 @@ tc_status tc_timer_deactivate(tc_timer *tm);
 tc_status tc_timer_change(tc_timer *tm, uint32_t initial, uint32_t period);
 
 /* Deactivate (as above) and remove a timer from the kernel; its memory may then be reused.
- * A callback may delete its own timer. Context: thread, HISR or startup. Does not reschedule.
- * Returns TC_OK; TC_INVALID (not a timer); TC_CALLER_ERROR (from a LISR). */
+ * A callback may delete its own timer. Context: thread, timer callback or startup. Does not
+ * reschedule. Returns TC_OK; TC_INVALID (not a timer); TC_CALLER_ERROR (from a LISR or an HISR). */
 tc_status tc_timer_delete(tc_timer *tm);
 
 /* A snapshot of a timer. `remaining` is found by walking the delta list (O(n)).
