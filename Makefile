@@ -3,9 +3,9 @@
 #   make deps    install what is missing, and only that: Debian packages (apt-get, as root)
 #                and the Python virtual environment .venv holding the tacet tool (tools/)
 #   make demo    run the demonstration: tacet run --target T $(DEMO_APP), T in $(DEMO_TARGETS)
-#   make test    kernel tests (ctest) in every build of TEST_BUILDS, kernel/ coverage (with
-#                random scenarios against the model), then the Python checks (ruff, pytest,
-#                the model-based tests); fails if anything fails
+#   make test    kernel tests (ctest) in every build of TEST_BUILDS (sanitizers included),
+#                kernel/ coverage (with random scenarios against the model), then the Python
+#                checks (ruff, pytest, the model-based tests); fails if anything fails
 #   make conformance  the kernel against the reference model (tools/tacet/model.py):
 #                CONFORMANCE_SIM random scenarios on the sim port, CONFORMANCE_QEMU on qemu-m3
 #   make clean   remove build/
@@ -30,8 +30,11 @@ DEMO_APP ?= examples/producer_consumer
 #   TEST_BUILDS += qemu-m3
 #   TEST_FLAGS_qemu-m3 := -DTACET_PORT=cortex-m -DTACET_CPU=cortex-m3 \
 #                         -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/arm-none-eabi.cmake
-TEST_BUILDS := sim coverage sim-aarch64 qemu-m3 qemu-m4
+TEST_BUILDS := sim coverage sim-asan sim-aarch64 qemu-m3 qemu-m4
 TEST_FLAGS_sim := -DTACET_PORT=sim
+# The sim tests under AddressSanitizer and UndefinedBehaviorSanitizer: the first report stops
+# the program. Random scenarios run through the interpreter in the same build.
+TEST_FLAGS_sim-asan := -DTACET_PORT=sim -DTACET_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug
 # The sim port built for AArch64 and run under qemu-user: its AArch64 context switch.
 TEST_FLAGS_sim-aarch64 := -DTACET_PORT=sim \
                           -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/aarch64-linux-gnu.cmake
@@ -43,7 +46,9 @@ TEST_FLAGS_qemu-m4 := -DTACET_PORT=cortex-m -DTACET_CPU=cortex-m4f \
 # Builds (of TEST_BUILDS) whose kernel/ line and branch coverage is printed after their tests.
 # The coverage counts the model-based test too: random scenarios through the interpreter.
 COVERAGE_BUILDS := coverage
-COVERAGE_CONFORMANCE = $(VENV)/bin/tacet conformance --target sim --count 20000 --seed 2
+# Builds (of TEST_BUILDS) that also run random scenarios against the model, with these options.
+CONFORMANCE_ARGS_coverage := --count 20000 --seed 2
+CONFORMANCE_ARGS_sim-asan := --count 5000 --seed 3
 CTEST_JOBS ?= 2
 # The tests build kernel/ in several configurations; a function may sit on different lines
 # in each (checks compiled out), so merge those instead of failing.
@@ -133,7 +138,8 @@ test-build-%: deps
 	$(if $(filter $*,$(COVERAGE_BUILDS)),find build/$* -name '*.gcda' -delete)
 	status=0; \
 	ctest --test-dir build/$* --output-on-failure --no-tests=error -j$(CTEST_JOBS) || status=$$?; \
-	$(if $(filter $*,$(COVERAGE_BUILDS)),$(COVERAGE_CONFORMANCE) --build-dir build/$* || status=$$?;) \
+	$(if $(CONFORMANCE_ARGS_$*),$(VENV)/bin/tacet conformance --target sim $(CONFORMANCE_ARGS_$*) \
+	  --build-dir build/$* || status=$$?;) \
 	$(if $(filter $*,$(COVERAGE_BUILDS)),$(GCOVR) build/$* || status=$$?;) \
 	exit $$status
 

@@ -24,24 +24,24 @@ static inline uintptr_t *header_of(void *block) { return (uintptr_t *)block - 1;
 static inline uintptr_t allocated_tag(const tc_block_pool *bp) { return (uintptr_t)bp ^ ALLOCATED; }
 
 #if TC_CHECKS
-/* The pool that the header `h` of `block` names as its owner, when that pool exists and
- * `block` is the start of one of its blocks; NULL otherwise. The header is read by the caller
- * (the word before the block, as any free does); the pool it names is looked for among the
- * created ones by comparing addresses, so a header that is not a tag is never followed. O(1)
- * with one pool, O(number of block pools) at worst. */
-static inline tc_block_pool *owner_of(const void *block, uintptr_t h)
+/* The pool that `block` is a block of, when that pool exists, `block` is the start of one of
+ * its blocks and that block is allocated; NULL otherwise. The pool is found by address among
+ * the created ones before the header is read, so a pointer that is no block of a pool makes
+ * the kernel read nothing outside the pools' memory. O(number of block pools). */
+static tc_block_pool *owner_of(const void *block)
 {
-  uintptr_t want = (h ^ ALLOCATED) + offsetof(tc_block_pool, created_node);
+  const uint8_t *p = block;
   const tc_node *n = tc__k.block_pools.head;
   if (n == NULL) return NULL;
-  while ((uintptr_t)n != want) {
+  do {
+    tc_block_pool *bp = TC_CONTAINER_OF(n, tc_block_pool, created_node);
+    if (p >= bp->start + TC_BLOCK_HEADER && p < bp->end) {
+      if ((size_t)(p - bp->start - TC_BLOCK_HEADER) % bp->slot != 0) return NULL;
+      return *header_of((void *)(uintptr_t)block) == allocated_tag(bp) ? bp : NULL;
+    }
     n = n->next;
-    if (n == tc__k.block_pools.head) return NULL;
-  }
-  tc_block_pool *bp = TC_CONTAINER_OF(n, tc_block_pool, created_node);
-  const uint8_t *p = block;
-  if (p < bp->start + TC_BLOCK_HEADER || p >= bp->end) return NULL;
-  return (size_t)(p - bp->start - TC_BLOCK_HEADER) % bp->slot == 0 ? bp : NULL;
+  } while (n != tc__k.block_pools.head);
+  return NULL;
 }
 #endif
 
@@ -162,14 +162,14 @@ tc_status tc_block_free(void *block)
   TC_ARG_CHECK(block != NULL && ((uintptr_t)block & 7u) == 0, TC_INVALID);
   uintptr_t *h = header_of(block);
   unsigned s = tc__lock();
-  uintptr_t tag = *h;
 #if TC_CHECKS
-  tc_block_pool *bp = owner_of(block, tag);
+  tc_block_pool *bp = owner_of(block);
   if (bp == NULL) {
     tc__unlock_quiet(s);
     return TC_INVALID; /* not a block of a live pool, or not allocated (a double free) */
   }
 #else
+  uintptr_t tag = *h;
   if (!(tag & 1u)) {
     tc__unlock_quiet(s);
     return TC_INVALID; /* a free-list link: the block is already free */

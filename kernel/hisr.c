@@ -107,9 +107,7 @@ tc_status tc_hisr_create(tc_hisr *h, const char *name, void (*fn)(void), unsigne
   c->stack_size = (size_t)(hi - lo);
   c->state = TC_SUSPENDED;
   c->flags = TC_TF_HISR;
-#if TC_STACK_CHECK
-  memset(stack, TC_STACK_PATTERN, c->stack_size);
-#endif
+  tc__stack_prepare(stack, c->stack_size);
   TC_PORT_STACK_INIT(c);
   h->fn = fn;
   h->priority = (uint8_t)hisr_priority;

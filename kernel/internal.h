@@ -433,6 +433,26 @@ void tc__account_end_of_run(void);
 /* The TC_STACK_GUARD bytes at the bottom of `t`'s stack still hold the pattern. */
 bool tc__stack_guard_intact(const tc_thread *t);
 size_t tc__stack_high_water(const tc_thread *t);
+/* Make `size` bytes at `stack` a fresh stack: painted with TC_STACK_PATTERN (TC_STACK_CHECK)
+ * and, under AddressSanitizer, cleared of the markers that frames left there when the memory
+ * last served as a stack (a thread that ended or was terminated mid-call): the painting and
+ * the port's first frame would otherwise be reported as overflows (stats.c). */
+void tc__stack_prepare(void *stack, size_t size);
+
+/* AddressSanitizer (host builds of the sim port). The stack scans below read whole stacks,
+ * the live frames' redzones included, which is what they are for: they are not instrumented. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TC_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TC_ASAN 1
+#endif
+#endif
+#ifdef TC_ASAN
+#define TC_NO_ASAN __attribute__((no_sanitize_address))
+#else
+#define TC_NO_ASAN
+#endif
 
 #define TC_STACK_PATTERN 0xA5u
 #define TC_STACK_GUARD   16u /* bytes at the stack bottom that must keep the pattern */
@@ -442,7 +462,7 @@ size_t tc__stack_high_water(const tc_thread *t);
  * writes it first, and one load and compare is what a switch can afford. tc_check() and the
  * high-water mark look at every byte. (memcpy: the stack need not be word-aligned; it
  * compiles to one load where the core allows unaligned loads.) */
-TC_HOT bool tc__guard_top_intact(const tc_thread *t)
+TC_HOT TC_NO_ASAN bool tc__guard_top_intact(const tc_thread *t)
 {
   uint32_t w;
   memcpy(&w, t->stack_base + TC_STACK_GUARD - 4, sizeof w);

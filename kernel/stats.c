@@ -7,6 +7,10 @@
 
 #include "internal.h"
 
+#ifdef TC_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
 uint64_t tc_cycles(void) { return TC_PORT_CYCLES(); }
 
 uint32_t tc_cycles_hz(void) { return TC_PORT_CYCLES_HZ(); }
@@ -18,7 +22,20 @@ __attribute__((weak)) void tc_stack_overflow_hook(tc_thread *t)
   TC_PORT_PANIC("stack overflow in thread", t->name);
 }
 
-size_t tc__stack_high_water(const tc_thread *t)
+void tc__stack_prepare(void *stack, size_t size)
+{
+#ifdef TC_ASAN
+  __asan_unpoison_memory_region(stack, size);
+#endif
+#if TC_STACK_CHECK
+  memset(stack, TC_STACK_PATTERN, size);
+#else
+  (void)stack;
+  (void)size;
+#endif
+}
+
+TC_NO_ASAN size_t tc__stack_high_water(const tc_thread *t)
 {
 #if TC_STACK_CHECK
   size_t unused = 0;
@@ -33,7 +50,7 @@ size_t tc__stack_high_water(const tc_thread *t)
 #if TC_STACK_CHECK
 /* A word of the stack at `p`, which need not be word-aligned (the application gives the
  * stack): memcpy compiles to one load where the core allows unaligned loads. */
-static inline uint32_t stack_word(const uint8_t *p)
+static inline TC_NO_ASAN uint32_t stack_word(const uint8_t *p)
 {
   uint32_t w;
   memcpy(&w, p, sizeof w);
@@ -42,7 +59,7 @@ static inline uint32_t stack_word(const uint8_t *p)
 
 _Static_assert(TC_STACK_GUARD == 16, "the guard is compared as four words");
 
-bool tc__stack_guard_intact(const tc_thread *t)
+TC_NO_ASAN bool tc__stack_guard_intact(const tc_thread *t)
 {
   const uint8_t *p = t->stack_base;
   return ((stack_word(p) ^ TC__PATTERN_WORD) | (stack_word(p + 4) ^ TC__PATTERN_WORD) |

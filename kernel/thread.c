@@ -90,9 +90,7 @@ tc_status tc_thread_create(tc_thread *t, const char *name, void (*entry)(void *a
   t->threshold = t->user_threshold = (uint16_t)preempt_threshold;
   t->time_slice = t->slice_left = time_slice;
   t->state = TC_SUSPENDED;
-#if TC_STACK_CHECK
-  memset(stack, TC_STACK_PATTERN, t->stack_size);
-#endif
+  tc__stack_prepare(stack, t->stack_size);
   TC_PORT_STACK_INIT(t);
 
   unsigned s = tc__lock();

@@ -2,6 +2,7 @@
  * Sim port: contexts, the virtual clock, simulated interrupts and the idle loop.
  * See tacet_port.h for the model.
  */
+#define _GNU_SOURCE /* pthread_getattr_np, for AddressSanitizer builds */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,43 @@ static struct {
 
 /* ---- machine contexts ------------------------------------------------------------------- */
 
+#ifdef TC_ASAN
+#include <pthread.h>
+#include <sanitizer/common_interface_defs.h>
+
+/* AddressSanitizer keeps its own idea of the stack the CPU is on; every switch tells it where
+ * the CPU goes (a thread's or an HISR's stack, or the idle context's: the stack of the host
+ * thread that called tc_kernel_start) and, once there, that it arrived. Without this a frame
+ * of one context is checked against another's stack. `fake` keeps the leaving context's fake
+ * stack (stack-use-after-return) until it resumes; NULL: it never resumes. */
+static const void *idle_bottom;
+static size_t idle_size;
+
+static void find_idle_stack(void)
+{
+  pthread_attr_t a;
+  void *bottom;
+  if (pthread_getattr_np(pthread_self(), &a) != 0 || pthread_attr_getstack(&a, &bottom, &idle_size) != 0)
+    tc__sim_panic("cannot find the host stack", NULL);
+  pthread_attr_destroy(&a);
+  idle_bottom = bottom;
+}
+
+static void asan_leave(void **fake, const tc_thread *to)
+{
+  if (to != NULL)
+    __sanitizer_start_switch_fiber(fake, to->stack_base, to->stack_size);
+  else
+    __sanitizer_start_switch_fiber(fake, idle_bottom, idle_size);
+}
+
+static void asan_arrive(void *fake) { __sanitizer_finish_switch_fiber(fake, NULL, NULL); }
+#else
+static inline void find_idle_stack(void) {}
+static inline void asan_leave(void **fake, const tc_thread *to) { (void)fake, (void)to; }
+static inline void asan_arrive(void *fake) { (void)fake; }
+#endif
+
 /* The port's part of signal delivery (tacet/port.h, tc__signal_deliver): the CPU is about
  * to resume the current thread in its own context; run its pending handlers first, with
  * interrupts unmasked as they are wherever the thread itself runs. */
@@ -50,6 +88,7 @@ static void deliver_signals(void)
 static void thread_start(tc_thread *t)
 {
   /* A thread is first entered from inside a switch, with interrupts masked. */
+  asan_arrive(NULL);
   tc__sim_irq_restore(0);
   deliver_signals(); /* sent before it first ran */
   tc__thread_run(t);
@@ -219,7 +258,10 @@ void tc__sim_switch(tc_thread *from, tc_thread *to)
   tc_sim_context *save = from != NULL ? &from->ctx : &sim.idle;
   tc_sim_context *load = to != NULL ? &to->ctx : &sim.idle;
   sim.on = to;
+  void *fake = NULL;
+  asan_leave(&fake, to);
   ctx_switch(save, load);
+  asan_arrive(fake);
   /* Back in `from`'s context: it is current again. */
   deliver_signals();
 }
@@ -229,6 +271,7 @@ void tc__sim_switch(tc_thread *from, tc_thread *to)
  * nothing are suppressed (as in a tickless kernel) and only added to the tick count. */
 int tc__sim_start(void)
 {
+  find_idle_stack();
   sim.ticking = true;
   sim.next_tick = tc__sim_now + sim.cycles_per_tick;
   update_next_event();
@@ -273,6 +316,7 @@ void tc_sim_stop(int exit_code)
   if (sim.on != NULL) {
     tc_sim_context abandoned;
     sim.on = NULL;
+    asan_leave(NULL, NULL);
     ctx_switch(&abandoned, &sim.idle);
   }
   /* From an interrupt taken in idle: the idle loop ends when the handler returns. */
