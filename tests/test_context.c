@@ -11,49 +11,23 @@
 #include <string.h>
 
 #include "internal.h"
+#include "fixture.h"
 #include "tct.h"
 
 enum { CX_THREAD, CX_STARTUP, CX_LISR, CX_HISR, CX_TIMER, CX_LOCKED, CX_COUNT };
 static const char *const cx_names[CX_COUNT] = {"thread", "startup", "LISR", "HISR", "timer callback", "locked"};
 
-/* The objects a call may touch. Compared byte for byte around a refused call, so the context
- * that makes the call (runner thread, HISR, timer) is kept outside. */
-static struct {
-  tc_thread victim; /* suspended, never runs */
-  tc_thread done;   /* terminated: may be deleted */
-  tc_thread fresh;  /* to create */
-  tc_sem sem, sem_del, sem_new;
-  tc_mutex mutex, mutex_del, mutex_new;
-  tc_queue queue, queue_del, queue_new;
-  uint32_t qbuf[3][4];
-  tc_port port, port_del, port_new;
-  void *slots[3][4];
-  tc_event event, event_del, event_new;
-  tc_timer timer, timer_del, timer_new;
-  tc_block_pool bpool, bpool_del, bpool_new;
-  uint64_t bmem[3][TC_BLOCK_POOL_MEM(16, 4) / 8];
-  tc_byte_pool ypool, ypool_del, ypool_new;
-  uint64_t ymem[3][32];
-  tc_hisr hisr, hisr_del, hisr_new;
-} fx;
-static __typeof__(fx) before;
-
 static tc_thread runner;
 static tc_hisr ctx_hisr;
 static tc_timer ctx_timer;
 
-static void nop_entry(void *arg) { (void)arg; }
-static void nop_hisr(void) {}
-static void nop_cb(void *arg) { (void)arg; }
-static void nop_handler(uint32_t signals) { (void)signals; }
 
 /* ---- the rows ----------------------------------------------------------------------------- */
 
-static uint32_t word;
 static void *ptr;
 
 /* clang-format off */
-static tc_status thread_create(void) { return tc_thread_create(&fx.fresh, "new", nop_entry, NULL, TCT_STACK(2), 30, 30, 0, 0); }
+static tc_status thread_create(void) { return tc_thread_create(&fx.fresh, "new", fx_nop_entry, NULL, TCT_STACK(2), 30, 30, 0, 0); }
 static tc_status thread_delete(void) { return tc_thread_delete(&fx.done); }
 static tc_status thread_terminate(void) { return tc_thread_terminate(&fx.victim); }
 static tc_status thread_suspend(void) { return tc_thread_suspend(&fx.victim); }
@@ -76,17 +50,17 @@ static tc_status mutex_lock_wait(void) { return tc_mutex_lock(&fx.mutex, 1); }
 static tc_status mutex_unlock(void) { (void)tc_mutex_lock(&fx.mutex, TC_NO_WAIT); return tc_mutex_unlock(&fx.mutex); }
 static tc_status queue_create(void) { return tc_queue_create(&fx.queue_new, "new", 4, fx.qbuf[2], sizeof fx.qbuf[2]); }
 static tc_status queue_delete(void) { return tc_queue_delete(&fx.queue_del); }
-static tc_status queue_send_now(void) { return tc_queue_send(&fx.queue, &word, TC_NO_WAIT); }
-static tc_status queue_send_wait(void) { return tc_queue_send(&fx.queue, &word, 1); }
-static tc_status queue_front_now(void) { return tc_queue_send_front(&fx.queue, &word, TC_NO_WAIT); }
-static tc_status queue_front_wait(void) { return tc_queue_send_front(&fx.queue, &word, 1); }
-static tc_status queue_receive_now(void) { return tc_queue_receive(&fx.queue, &word, TC_NO_WAIT); }
-static tc_status queue_receive_wait(void) { return tc_queue_receive(&fx.queue, &word, 1); }
+static tc_status queue_send_now(void) { return tc_queue_send(&fx.queue, &fx_word, TC_NO_WAIT); }
+static tc_status queue_send_wait(void) { return tc_queue_send(&fx.queue, &fx_word, 1); }
+static tc_status queue_front_now(void) { return tc_queue_send_front(&fx.queue, &fx_word, TC_NO_WAIT); }
+static tc_status queue_front_wait(void) { return tc_queue_send_front(&fx.queue, &fx_word, 1); }
+static tc_status queue_receive_now(void) { return tc_queue_receive(&fx.queue, &fx_word, TC_NO_WAIT); }
+static tc_status queue_receive_wait(void) { return tc_queue_receive(&fx.queue, &fx_word, 1); }
 static tc_status queue_flush(void) { return tc_queue_flush(&fx.queue); }
 static tc_status port_create(void) { return tc_port_create(&fx.port_new, "new", fx.slots[2], 4); }
 static tc_status port_delete(void) { return tc_port_delete(&fx.port_del); }
-static tc_status port_send_now(void) { return tc_port_send(&fx.port, &word, TC_NO_WAIT); }
-static tc_status port_send_wait(void) { return tc_port_send(&fx.port, &word, 1); }
+static tc_status port_send_now(void) { return tc_port_send(&fx.port, &fx_word, TC_NO_WAIT); }
+static tc_status port_send_wait(void) { return tc_port_send(&fx.port, &fx_word, 1); }
 static tc_status port_receive_now(void) { return tc_port_receive(&fx.port, &ptr, TC_NO_WAIT); }
 static tc_status port_receive_wait(void) { return tc_port_receive(&fx.port, &ptr, 1); }
 static tc_status event_create(void) { return tc_event_create(&fx.event_new, "new"); }
@@ -95,7 +69,7 @@ static tc_status event_set(void) { return tc_event_set(&fx.event, 0x10); }
 static tc_status event_clear(void) { return tc_event_clear(&fx.event, 0x10); }
 static tc_status event_wait_now(void) { uint32_t a; return tc_event_wait(&fx.event, 1, TC_EVENT_ANY, &a, TC_NO_WAIT); }
 static tc_status event_wait_wait(void) { uint32_t a; return tc_event_wait(&fx.event, 1, TC_EVENT_ANY, &a, 1); }
-static tc_status timer_create(void) { return tc_timer_create(&fx.timer_new, "new", nop_cb, NULL, 5, 0, 0); }
+static tc_status timer_create(void) { return tc_timer_create(&fx.timer_new, "new", fx_nop_cb, NULL, 5, 0, 0); }
 static tc_status timer_delete(void) { return tc_timer_delete(&fx.timer_del); }
 static tc_status timer_activate(void) { return tc_timer_activate(&fx.timer); }
 static tc_status timer_deactivate(void) { return tc_timer_deactivate(&fx.timer); }
@@ -113,17 +87,17 @@ static tc_status byte_alloc_now(void) { return tc_byte_alloc(&fx.ypool, &ptr, 8,
 static tc_status byte_alloc_wait(void) { return tc_byte_alloc(&fx.ypool, &ptr, 8, 1); }
 static tc_status byte_free(void) { (void)tc_byte_alloc(&fx.ypool, &ptr, 8, TC_NO_WAIT); return tc_byte_free(ptr); }
 static tc_status byte_pool_info(void) { tc_byte_pool_info_t i; return tc_byte_pool_info(&fx.ypool, &i); }
-static tc_status hisr_create(void) { return tc_hisr_create(&fx.hisr_new, "new", nop_hisr, 1, TCT_STACK(5)); }
+static tc_status hisr_create(void) { return tc_hisr_create(&fx.hisr_new, "new", fx_nop_hisr, 1, TCT_STACK(5)); }
 static tc_status hisr_delete(void) { return tc_hisr_delete(&fx.hisr_del); }
 static tc_status hisr_activate(void) { return tc_hisr_activate(&fx.hisr); }
 static tc_status hisr_info(void) { tc_hisr_info_t i; return tc_hisr_info(&fx.hisr, &i); }
-static tc_status signal_handler_set(void) { return tc_signal_handler_set(&fx.victim, nop_handler); }
+static tc_status signal_handler_set(void) { return tc_signal_handler_set(&fx.victim, fx_nop_handler); }
 static tc_status signal_send(void) { return tc_signal_send(&fx.victim, 1); }
 static tc_status signal_abort_wait(void) { return tc_signal_abort_wait(); }
 static tc_status thread_post_now(void) { return tc_thread_post(&fx.victim, 1, TC_NO_WAIT); }
 static tc_status thread_post_wait(void) { return tc_thread_post(&fx.victim, 1, 1); }
-static tc_status thread_receive_now(void) { return tc_thread_receive(&word, TC_NO_WAIT); }
-static tc_status thread_receive_wait(void) { return tc_thread_receive(&word, 1); }
+static tc_status thread_receive_now(void) { return tc_thread_receive(&fx_word, TC_NO_WAIT); }
+static tc_status thread_receive_wait(void) { return tc_thread_receive(&fx_word, 1); }
 /* clang-format on */
 
 typedef struct {
@@ -235,10 +209,10 @@ static void do_cell(void)
   if (!allowed) return;
   tc_status want = cell_row->ok;
 #endif
-  memcpy(&before, &fx, sizeof fx);
+  FX_SNAPSHOT();
   tc_status st = cell_row->call();
   if (st != want) fail_cell(__LINE__, allowed ? "allowed call, wrong status" : "not refused", st);
-  if (!allowed && memcmp(&before, &fx, sizeof fx) != 0) fail_cell(__LINE__, "refused, yet it changed an object", st);
+  if (!allowed && !FX_UNCHANGED()) fail_cell(__LINE__, "refused, yet it changed an object", st);
   STEP();
 }
 
@@ -275,45 +249,13 @@ static void runner_entry(void *arg)
   tct_end(0);
 }
 
-/* Fresh objects for one cell: each in the state its rows expect. */
-static void fixture(void)
-{
-  memset(&fx, 0, sizeof fx);
-  word = 0x5a5a5a5au;
-  OK(tc_thread_create(&fx.victim, "victim", nop_entry, NULL, TCT_STACK(0), 20, 20, 0, 0));
-  OK(tc_thread_create(&fx.done, "done", nop_entry, NULL, TCT_STACK(1), 20, 20, 0, 0));
-  OK(tc_thread_terminate(&fx.done));
-  OK(tc_signal_handler_set(&fx.victim, nop_handler)); /* signals to it are accepted */
-  OK(tc_sem_create(&fx.sem, "sem", 1, 5));
-  OK(tc_sem_create(&fx.sem_del, "sem_del", 0, 5));
-  OK(tc_mutex_create(&fx.mutex, "mutex", TC_INHERIT));
-  OK(tc_mutex_create(&fx.mutex_del, "mutex_del", 0));
-  OK(tc_queue_create(&fx.queue, "queue", 4, fx.qbuf[0], sizeof fx.qbuf[0]));
-  OK(tc_queue_send(&fx.queue, &word, TC_NO_WAIT)); /* one message in, room for more */
-  OK(tc_queue_create(&fx.queue_del, "queue_del", 4, fx.qbuf[1], sizeof fx.qbuf[1]));
-  OK(tc_port_create(&fx.port, "port", fx.slots[0], 4));
-  OK(tc_port_send(&fx.port, &word, TC_NO_WAIT));
-  OK(tc_port_create(&fx.port_del, "port_del", fx.slots[1], 4));
-  OK(tc_event_create(&fx.event, "event"));
-  OK(tc_event_set(&fx.event, 1));
-  OK(tc_event_create(&fx.event_del, "event_del"));
-  OK(tc_timer_create(&fx.timer, "timer", nop_cb, NULL, 50, 0, 0));
-  OK(tc_timer_create(&fx.timer_del, "timer_del", nop_cb, NULL, 50, 0, 0));
-  OK(tc_block_pool_create(&fx.bpool, "bpool", 16, fx.bmem[0], sizeof fx.bmem[0]));
-  OK(tc_block_pool_create(&fx.bpool_del, "bpool_del", 16, fx.bmem[1], sizeof fx.bmem[1]));
-  OK(tc_byte_pool_create(&fx.ypool, "ypool", fx.ymem[0], sizeof fx.ymem[0]));
-  OK(tc_byte_pool_create(&fx.ypool_del, "ypool_del", fx.ymem[1], sizeof fx.ymem[1]));
-  OK(tc_hisr_create(&fx.hisr, "hisr", nop_hisr, 1, TCT_STACK(3)));
-  OK(tc_hisr_create(&fx.hisr_del, "hisr_del", nop_hisr, 1, TCT_STACK(4)));
-}
-
 static void run_cell(const row *r, unsigned cx)
 {
   tct_begin();
   cell_row = r;
   cell_cx = cx;
   cell_done = false;
-  fixture();
+  fx_setup();
   if (cx == CX_STARTUP) {
     do_cell();
     return;

@@ -57,7 +57,8 @@ tc_status tc_queue_create(tc_queue *q, const char *name, size_t msg_size, void *
  * an interrupt, before the kernel runs, or with the scheduler locked). */
 tc_status tc_queue_send(tc_queue *q, const void *msg, uint32_t timeout);
 
-/* As tc_queue_send(), but the message goes to the front: it is the next one received. */
+/* As tc_queue_send(), but the message goes to the front: it is the next one received.
+ * Context and blocking as tc_queue_send(). Returns as tc_queue_send(). */
 tc_status tc_queue_send_front(tc_queue *q, const void *msg, uint32_t timeout);
 
 /* Copy the oldest message to `msg` (msg_size bytes); wait up to `timeout` ticks for one when

@@ -23,7 +23,8 @@
 /* Post `word` to thread `to`; wait up to `timeout` ticks while its slot is full.
  * Context: any with TC_NO_WAIT; otherwise thread with the scheduler unlocked. May block; may
  * reschedule (a receiver waiting for the word may preempt the caller).
- * Returns TC_OK; TC_FULL (the slot is full and TC_NO_WAIT, or `to` is the caller);
+ * Returns TC_OK; TC_FULL (the slot is full and either TC_NO_WAIT or `to` is the caller, who
+ * would wait for itself);
  * TC_TIMEOUT; TC_DELETED (`to` completed or was terminated while the caller waited);
  * TC_WAIT_ABORTED; TC_INVALID (`to` is not a thread); TC_STATE_ERROR (`to` has completed or
  * was terminated); TC_CALLER_ERROR (a waiting call from an interrupt, before the kernel
