@@ -1,7 +1,8 @@
 /*
  * Task ports: one word in the receiver's control block. Every status, direct hand-over to a
  * waiting receiver, posters waiting in priority order (FIFO among equals), timeouts, abort,
- * a receiver that ends with posters waiting, posting to oneself, use from an interrupt.
+ * a receiver that ends with posters waiting, posting to oneself, use from an interrupt, a
+ * signal handler run in the middle of a post's wait.
  */
 #include "tct.h"
 
@@ -232,6 +233,44 @@ static void terminate_waiting_receiver(void)
   CHECK_LOG("ctl");
 }
 
+/* ---- a signal during a post's wait --------------------------------------------------------- */
+
+static void log_signal(uint32_t signals) { tct_log("sig%u", (unsigned)signals); }
+
+/* R (higher) fills its own slot, lets the poster wait, then signals it -- its wait ends so
+ * that the handler runs -- and empties the slot before the poster gets the CPU. The poster
+ * runs its handler and starts over; R now waits for a word: the word goes to R and the post
+ * returns TC_OK (it once returned the kernel's internal "start over" status). */
+static void signalling_receiver(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_post(R, 1, TC_NO_WAIT));
+  OK(tc_thread_sleep(1)); /* the poster waits for the slot */
+  OK(tc_signal_send(&th[2], 4));
+  uint32_t w = 0;
+  OK(tc_thread_receive(&w, TC_NO_WAIT));
+  tct_log("r:%u", (unsigned)w);
+  OK(tc_thread_receive(&w, 5)); /* the poster's word, once it started over */
+  tct_log("r:%u", (unsigned)w);
+}
+
+static void signalled_poster(void *arg)
+{
+  (void)arg;
+  OK(tc_signal_handler_set(&th[2], log_signal));
+  EXPECT(tc_thread_post(R, 2, 10), TC_OK);
+  tct_log("posted");
+}
+
+static void signal_restarts_a_post(void)
+{
+  tct_begin();
+  make(0, "r", signalling_receiver, NULL, 3, TC_AUTO_START);
+  make(2, "p", signalled_poster, NULL, 6, TC_AUTO_START);
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("r:1 sig4 r:2 posted"); /* the word handed to R, waiting again: R first */
+}
+
 /* ---- interrupts ---------------------------------------------------------------------------- */
 
 static void isr_thread(void *arg)
@@ -269,4 +308,5 @@ TCT_MAIN("test_taskport",
          TCT_CASE(timeouts_and_abort),
          TCT_CASE(receiver_that_ends_releases_posters),
          TCT_CASE(terminate_waiting_receiver),
+         TCT_CASE(signal_restarts_a_post),
          TCT_CASE(post_from_an_interrupt))
