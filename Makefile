@@ -8,6 +8,8 @@
 #                checks (ruff, pytest, the model-based tests); fails if anything fails
 #   make conformance  the kernel against the reference model (tools/tacet/model.py):
 #                CONFORMANCE_SIM random scenarios on the sim port, CONFORMANCE_QEMU on qemu-m3
+#   make soak    tests/soak.c: the random load of test_random for SOAK_SIM service calls on the
+#                sim port and SOAK_QEMU on qemu-m3, seed SOAK_SEED (new each run unless given)
 #   make clean   remove build/
 #
 # Every goal is idempotent: a second `make deps` installs nothing.
@@ -61,7 +63,7 @@ SYSTEM_DEPS := cmake:cmake ninja:ninja-build gcc:gcc $(PYTHON):python3 \
                arm-none-eabi-gcc:gcc-arm-none-eabi qemu-system-arm:qemu-system-arm \
                aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu qemu-aarch64:qemu-user
 
-.PHONY: deps demo test clean system-deps test-python conformance
+.PHONY: deps demo test clean system-deps test-python conformance soak
 
 deps: system-deps $(VENV_STAMP)
 
@@ -155,6 +157,26 @@ CONFORMANCE_SEED ?= 1
 conformance: deps
 	$(VENV)/bin/tacet conformance --target sim --count $(CONFORMANCE_SIM) --seed $(CONFORMANCE_SEED)
 	$(VENV)/bin/tacet conformance --target qemu-m3 --count $(CONFORMANCE_QEMU) --seed $(CONFORMANCE_SEED)
+
+# Minutes: 10 million calls on the sim port, a million under QEMU. The seed is printed first;
+# the same seed on the same build repeats the run exactly (virtual time; QEMU -icount).
+SOAK_SIM ?= 10000000
+SOAK_QEMU ?= 1000000
+SOAK_SEED ?=
+
+soak: deps
+	cmake -S . -B build/sim -G Ninja $(TEST_FLAGS_sim)
+	cmake --build build/sim --target soak
+	cmake -S . -B build/qemu-m3 -G Ninja $(TEST_FLAGS_qemu-m3)
+	cmake --build build/qemu-m3 --target soak
+	@seed=$(if $(SOAK_SEED),$(SOAK_SEED),$$(( $$(date +%s) % 4294967296 ))); status=0; \
+	echo "make soak: seed $$seed (again: make soak SOAK_SEED=$$seed)"; \
+	build/sim/tests/soak --seed $$seed --calls $(SOAK_SIM) || status=1; \
+	qemu-system-arm -M mps2-an385 -cpu cortex-m3 -nographic -icount shift=5,sleep=off \
+	  -semihosting-config enable=on,target=native,arg=soak,arg=--seed,arg=$$seed,arg=--calls,arg=$(SOAK_QEMU) \
+	  -kernel build/qemu-m3/tests/soak || status=1; \
+	if [[ $$status != 0 ]]; then echo "make soak: FAILED (seed $$seed)" >&2; exit 1; fi; \
+	echo "make soak: passed (seed $$seed)"
 
 clean:
 	rm -rf build

@@ -23,6 +23,8 @@ void tct_fail_eq(const char *file, int line, const char *expr, long long got, lo
   printf("    %s:%d: check failed: %s (got %lld, want %lld)\n", file, line, expr, got, want);
 }
 
+unsigned tct_failures(void) { return failures_in_case; }
+
 void tct_log(const char *fmt, ...)
 {
   if (log_len != 0 && log_len < sizeof log_buf - 1) log_buf[log_len++] = ' ';

@@ -28,6 +28,8 @@ extern uint8_t tct_stacks[TCT_MAX_STACKS][TCT_STACK_SIZE];
 
 void tct_fail(const char *file, int line, const char *what);
 void tct_fail_eq(const char *file, int line, const char *expr, long long got, long long want);
+/* Checks failed so far in the running case (a long run stops at the first). */
+unsigned tct_failures(void);
 
 #define CHECK(cond)                                          \
   do {                                                       \
@@ -74,6 +76,12 @@ int tct_run_kernel(void);
 void tct_end(int code);
 /* Spend `cycles` of CPU time in the calling thread, preemptibly. */
 void tct_work(uint64_t cycles);
+
+/* Run fn(arg) as an interrupt handler (a LISR), now, from the calling thread's point of view:
+ * on the sim port a simulated interrupt (tc_sim_irq_at) taken at once; on Cortex-M a real
+ * NVIC interrupt at a kernel priority, pended from software (a plain handler there, no
+ * tc_isr_enter/tc_isr_exit). What it makes ready runs when it returns. */
+void tct_interrupt(void (*fn)(void *), void *arg);
 
 /* Fresh kernel and log for a case. */
 void tct_begin(void);

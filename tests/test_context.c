@@ -1,9 +1,10 @@
 /* Calling contexts: every cell of the table in docs/services.md ("Calling contexts"), service
  * by context. A cell is one kernel run: fresh objects, then the service called once in one
- * context -- a thread, start-up code, a LISR (tc_isr_enter/exit in a thread, as port-neutral
- * tests simulate one), an HISR, a timer callback, a thread holding the scheduler lock. An
- * allowed call returns the status of its row; a refused one returns TC_CALLER_ERROR and
- * leaves every object byte for byte as it was. tc_check() runs after each call.
+ * context -- a thread, start-up code, a LISR (tct_interrupt: a simulated interrupt on the sim
+ * port, a real NVIC one on Cortex-M), an HISR, a timer callback, a thread holding the
+ * scheduler lock. An allowed call returns the status of its row; a refused one returns
+ * TC_CALLER_ERROR and leaves every object byte for byte as it was. tc_check() runs after
+ * each call.
  *
  * The rows below and the table in the documentation are the same table: tests/python
  * (test_context_table.py) compares them, row by row and cell by cell. */
@@ -218,6 +219,7 @@ static void do_cell(void)
 
 static void ctx_hisr_fn(void) { do_cell(); }
 static void ctx_timer_cb(void *arg) { (void)arg; do_cell(); }
+static void lisr_cell(void *arg) { (void)arg; do_cell(); }
 
 static void runner_entry(void *arg)
 {
@@ -227,9 +229,7 @@ static void runner_entry(void *arg)
     do_cell();
     break;
   case CX_LISR:
-    tc_isr_enter();
-    do_cell();
-    tc_isr_exit();
+    tct_interrupt(lisr_cell, NULL); /* on Cortex-M a real NVIC interrupt */
     break;
   case CX_HISR:
     OK(tc_hisr_activate(&ctx_hisr)); /* above every thread: runs at once */
