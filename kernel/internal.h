@@ -433,11 +433,6 @@ void tc__account_end_of_run(void);
 /* The TC_STACK_GUARD bytes at the bottom of `t`'s stack still hold the pattern. */
 bool tc__stack_guard_intact(const tc_thread *t);
 size_t tc__stack_high_water(const tc_thread *t);
-/* Make `size` bytes at `stack` a fresh stack: painted with TC_STACK_PATTERN (TC_STACK_CHECK)
- * and, under AddressSanitizer, cleared of the markers that frames left there when the memory
- * last served as a stack (a thread that ended or was terminated mid-call): the painting and
- * the port's first frame would otherwise be reported as overflows (stats.c). */
-void tc__stack_prepare(void *stack, size_t size);
 
 /* AddressSanitizer (host builds of the sim port). The stack scans below read whole stacks,
  * the live frames' redzones included, which is what they are for: they are not instrumented. */
@@ -457,6 +452,25 @@ void tc__stack_prepare(void *stack, size_t size);
 #define TC_STACK_PATTERN 0xA5u
 #define TC_STACK_GUARD   16u /* bytes at the stack bottom that must keep the pattern */
 #define TC__PATTERN_WORD (TC_STACK_PATTERN * 0x01010101u)
+
+/* Make `size` bytes at `stack` a fresh stack: painted with TC_STACK_PATTERN (TC_STACK_CHECK)
+ * and, under AddressSanitizer, cleared of the markers that frames left there when the memory
+ * last served as a stack (a thread that ended or was terminated mid-call): the painting and
+ * the port's first frame would otherwise be reported as overflows (stats.c). Without ASan it
+ * is the painting alone, inline. */
+#ifdef TC_ASAN
+void tc__stack_prepare(void *stack, size_t size);
+#else
+static inline void tc__stack_prepare(void *stack, size_t size)
+{
+#if TC_STACK_CHECK
+  memset(stack, TC_STACK_PATTERN, size);
+#else
+  (void)stack;
+  (void)size;
+#endif
+}
+#endif
 
 /* At a switch only the guard's top word is compared: a stack growing down into the guard
  * writes it first, and one load and compare is what a switch can afford. tc_check() and the

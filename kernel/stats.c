@@ -19,21 +19,18 @@ uint32_t tc_cycles_hz(void) { return TC_PORT_CYCLES_HZ(); }
 
 __attribute__((weak)) void tc_stack_overflow_hook(tc_thread *t)
 {
-  TC_PORT_PANIC("stack overflow in thread", t->name);
+  TC_PORT_PANIC("stack overflow", t->name); /* "tacet: panic: stack overflow: <thread>" */
 }
 
+#ifdef TC_ASAN
 void tc__stack_prepare(void *stack, size_t size)
 {
-#ifdef TC_ASAN
   __asan_unpoison_memory_region(stack, size);
-#endif
 #if TC_STACK_CHECK
   memset(stack, TC_STACK_PATTERN, size);
-#else
-  (void)stack;
-  (void)size;
 #endif
 }
+#endif
 
 TC_NO_ASAN size_t tc__stack_high_water(const tc_thread *t)
 {

@@ -84,51 +84,39 @@ tc_status tc_timer_create(tc_timer *tm, const char *name, void (*fn)(void *arg),
   TC_ARG_CHECK(tm != NULL && fn != NULL && initial != 0, TC_INVALID);
   TC_ARG_CHECK((options & ~TC_AUTO_ACTIVATE) == 0, TC_INVALID);
   TC_ARG_CHECK(may_create_timers(), TC_CALLER_ERROR);
-  unsigned s = tc__lock();
 #if TC_CHECKS
-  if (tm->magic == TC_MAGIC_TIMER && tc__list_contains(&tc__k.timers, &tm->created_node)) {
-    tc__unlock(s);
-    return TC_INVALID;
-  }
-#endif
-  bool need_hisr = !tc__hisr_created(&timers_hisr);
+  unsigned s = tc__lock();
+  bool created = tm->magic == TC_MAGIC_TIMER && tc__list_contains(&tc__k.timers, &tm->created_node);
   tc__unlock(s);
+  if (created) return TC_INVALID;
+#endif
   /* The first timer of a run brings the system HISR (its control block and stack are
-   * static: they exist only when the application uses timers). A timer callback never gets
-   * here (its timer brought the HISR); another thread could, so the scheduler lock makes the
-   * test and the creation one step (tc_hisr_create paints the stack: too long to mask
-   * interrupts). */
-  if (need_hisr) {
-    tc_sched_lock();
-    tc_status st = TC_OK;
-    if (!tc__hisr_created(&timers_hisr)) {
-      st = tc_hisr_create(&timers_hisr, "timers", timers_hisr_fn, TC_TIMER_HISR_PRIORITY, timers_stack,
-                          sizeof timers_stack);
-      if (st == TC_OK) {
-        s = tc__lock();
-        timers_hisr.ctx.flags |= TC_TF_SYSTEM; /* its runs are timer callbacks */
-        tc__unlock(s);
-      }
-    }
-    tc_sched_unlock();
-    if (st != TC_OK) return st;
+   * static: they exist only when the application uses timers). The scheduler lock makes the
+   * test and the creation one step against another thread creating a timer (tc_hisr_create
+   * paints the stack: too long to mask interrupts); nothing else can reach the new HISR
+   * before it exists, so its flag is set without the kernel lock. The creation cannot fail:
+   * its arguments are the kernel's own, and the caller is a thread or start-up code (a timer
+   * callback, the other caller allowed here, finds the HISR made). */
+  tc_sched_lock();
+  if (!tc__hisr_created(&timers_hisr)) {
+    (void)tc_hisr_create(&timers_hisr, "timers", timers_hisr_fn, TC_TIMER_HISR_PRIORITY, timers_stack,
+                         sizeof timers_stack);
+    timers_hisr.ctx.flags |= TC_TF_SYSTEM; /* its runs are timer callbacks */
   }
+  tc_sched_unlock();
 
+  memset(tm, 0, sizeof *tm); /* counters, links, not due (and not a timer yet) */
   tm->name = name;
   tm->fn = fn;
   tm->arg = arg;
   tm->initial = initial;
   tm->period = period;
-  tm->due = 0;
-  tm->expirations = tm->callbacks = 0;
-  tm->timeout.linked = false;
   tm->timeout.expire = timer_expired;
-  tm->due_node.next = tm->due_node.prev = NULL;
-  s = tc__lock();
+  unsigned k = tc__lock();
   tm->magic = TC_MAGIC_TIMER;
   tc__list_push_back(&tc__k.timers, &tm->created_node);
   if (options & TC_AUTO_ACTIVATE) tc__timeout_add(&tm->timeout, initial);
-  tc__unlock(s);
+  tc__unlock(k);
   return TC_OK;
 }
 
