@@ -43,6 +43,10 @@ TEST_FLAGS_qemu-m3 := -DTACET_PORT=cortex-m -DTACET_CPU=cortex-m3 \
                       -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/arm-none-eabi.cmake
 TEST_FLAGS_qemu-m4 := -DTACET_PORT=cortex-m -DTACET_CPU=cortex-m4f \
                       -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/arm-none-eabi.cmake
+# The sim tests built by clang: the kernel and the port build without warnings on both
+# compilers.
+TEST_BUILDS += sim-clang
+TEST_FLAGS_sim-clang := -DTACET_PORT=sim -DCMAKE_C_COMPILER=clang
 # Builds (of TEST_BUILDS) whose kernel/ line and branch coverage is printed after their tests.
 # The coverage counts the model-based test too: random scenarios through the interpreter.
 COVERAGE_BUILDS := coverage
@@ -60,6 +64,8 @@ GCOVR = $(VENV)/bin/gcovr --root . --filter kernel/ --merge-mode-functions=merge
 SYSTEM_DEPS := cmake:cmake ninja:ninja-build gcc:gcc $(PYTHON):python3 \
                arm-none-eabi-gcc:gcc-arm-none-eabi qemu-system-arm:qemu-system-arm \
                aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu qemu-aarch64:qemu-user
+# The second compiler (build/sim-clang).
+SYSTEM_DEPS += clang:clang
 
 .PHONY: deps demo test clean system-deps test-python conformance
 
