@@ -271,6 +271,7 @@ void tc__sched_set_effective(tc_thread *t, unsigned priority, unsigned threshold
 inline unsigned tc__map_first(uint32_t group, const uint32_t *map)
 {
   unsigned w = TC__GROUPED ? (unsigned)__builtin_clz(group) : 0;
+  /* cppcheck-suppress badBitmaskCheck ; w is 0 with one map word (32 priorities), by design */
   return (w << 5) | (unsigned)__builtin_clz(map[w]);
 }
 /* The highest ready priority; some thread must be ready. */
@@ -415,6 +416,7 @@ TC_HOT void tc__count_out(tc_thread *c, uint32_t ran)
   c->switches_out = n;
   c->cycles_lo = r;
   if (carry) c->cycles_hi++;
+  /* cppcheck-suppress knownConditionTrueFalse ; n wraps to 0 every 2^32 switches */
   if (n == 0) c->switches_out_hi++;
 }
 /* Add the cycles since the last accounting to the current context (or to idle). */

@@ -275,14 +275,14 @@ void tc__sched_set_effective(tc_thread *t, unsigned priority, unsigned threshold
   if (priority == t->priority) {
     set_threshold(t, threshold);
   } else if (t->state == TC_READY) {
-    bool flagged = (t->flags & TC_TF_PREEMPTED) != 0;
+    bool was_flagged = (t->flags & TC_TF_PREEMPTED) != 0;
     tc__ready_remove(t);
     tc__set_priority(t, priority);
     t->threshold = (uint16_t)threshold;
-    if (flagged && t->threshold < t->priority) t->flags |= TC_TF_PREEMPTED;
+    if (was_flagged && t->threshold < t->priority) t->flags |= TC_TF_PREEMPTED;
     /* The chosen thread and a preempted one keep their claim to resume first; others queue
      * at the back of their new priority. */
-    tc__ready_insert(t, flagged || t == tc__k.chosen);
+    tc__ready_insert(t, was_flagged || t == tc__k.chosen);
   } else {
     tc__set_priority(t, priority);
     t->threshold = (uint16_t)threshold;

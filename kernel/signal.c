@@ -85,7 +85,7 @@ void tc__signal_deliver(void)
     return;
   }
   tc_status saved_status = t->wait_status;
-  uintptr_t saved_info[2] = {t->wait_info[0], t->wait_info[1]};
+  const uintptr_t saved_info[2] = {t->wait_info[0], t->wait_info[1]};
   t->signal_state = SIG_RUNNING | (saved_status == TC__WAIT_SIGNALED ? SIG_INTERRUPTED : 0u);
   uint32_t signals;
   while ((signals = t->signals) != 0 && t->signal_handler != NULL) {
