@@ -239,7 +239,7 @@ static const char *check_pool(const tc_block_pool *bp)
   for (const uint8_t *slot = bp->start; slot < bp->end; slot += bp->slot) {
     uintptr_t h = ((const uintptr_t *)(slot + TC_BLOCK_HEADER))[-1];
     if (h == allocated_tag(bp)) continue;
-    if (h & 1u) return "block header overwritten (neither free nor allocated)";
+    if ((h & 1u) != 0u) return "block header overwritten (neither free nor allocated)";
     free_headers++;
   }
   if (free_headers != bp->available) return "block pool free count disagrees with its headers";

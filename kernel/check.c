@@ -133,7 +133,7 @@ static const char *check_thread(const tc_thread *t, size_t *ready, size_t *timeo
   case TC_READY:
     (*ready)++;
     FAIL_IF(t->wait_q != NULL || t->timeout.linked, "ready thread still waiting");
-    FAIL_IF(t->flags & TC_TF_SUSPEND_AFTER, "ready thread with a delayed suspension");
+    FAIL_IF((t->flags & TC_TF_SUSPEND_AFTER) != 0u, "ready thread with a delayed suspension");
     break;
   case TC_SLEEPING:
     FAIL_IF(t->wait_q != NULL, "sleeping thread in a wait queue");

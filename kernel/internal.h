@@ -240,7 +240,6 @@ bool tc__list_contains(const tc_list *l, const tc_node *n);
 
 /* ---- scheduler (sched.c) ---------------------------------------------------------------- */
 
-void tc__sched_init(void);
 void tc__ready_insert(tc_thread *t, bool at_front);
 void tc__ready_remove(tc_thread *t);
 /* As tc__ready_remove(t) then tc__ready_insert(t, false): `t` goes to the back of its list
@@ -617,7 +616,7 @@ TC_HOT void tc__ready_unlink(tc_thread *t)
     if (l->head == n) l->head = n->next;
   }
   n->next = n->prev = NULL;
-  if (t->flags & TC_TF_PREEMPTED) {
+  if ((t->flags & TC_TF_PREEMPTED) != 0u) {
     t->flags &= (uint8_t)~TC_TF_PREEMPTED;
     tc__list_remove(&tc__k.preempted, &t->preempt_node);
   }
