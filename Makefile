@@ -9,6 +9,7 @@
 #                tests); fails if anything fails
 #   make lint    cppcheck on kernel/ and ports/ in every kernel configuration, and the Cortex-M
 #                port's kernel libraries built by clang (its warnings; GCC's are in the builds)
+#   make misra   MISRA C:2012 findings on kernel/ by rule (cppcheck's addon; docs/misra.md)
 #   make conformance  the kernel against the reference model (tools/tacet/model.py):
 #                CONFORMANCE_SIM random scenarios on the sim port, CONFORMANCE_QEMU on qemu-m3
 #   make clean   remove build/
@@ -67,10 +68,10 @@ GCOVR = $(VENV)/bin/gcovr --root . --filter kernel/ --merge-mode-functions=merge
 SYSTEM_DEPS := cmake:cmake ninja:ninja-build gcc:gcc $(PYTHON):python3 \
                arm-none-eabi-gcc:gcc-arm-none-eabi qemu-system-arm:qemu-system-arm \
                aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu qemu-aarch64:qemu-user
-# The second compiler (build/sim-clang, make lint) and the static analyser (make lint).
+# The second compiler (build/sim-clang, make lint) and the static analyser (make lint, misra).
 SYSTEM_DEPS += clang:clang cppcheck:cppcheck
 
-.PHONY: deps demo test clean system-deps test-python conformance lint
+.PHONY: deps demo test clean system-deps test-python conformance lint misra
 
 deps: system-deps $(VENV_STAMP)
 
@@ -174,6 +175,10 @@ lint-build-%: deps
 	$(if $(filter $*,$(LINT_BUILDS)),,$(error $*: not in LINT_BUILDS ($(LINT_BUILDS))))
 	cmake -S . -B build/$* -G Ninja $(LINT_FLAGS_$*)
 	cmake --build build/$* --target tacet_kernels
+
+# Not in make test: a report (docs/misra.md), not a pass/fail check.
+misra: deps
+	$(VENV)/bin/tacet misra
 
 test-python: deps
 	$(VENV)/bin/ruff check tools

@@ -1,5 +1,5 @@
-"""``tacet lint``: parsing cppcheck's output, matching the inline suppressions, the
-configurations against the builds', and the command on a small tree."""
+"""``tacet lint`` and ``tacet misra``: parsing cppcheck's output, matching the inline
+suppressions, the configurations against the builds', and both commands on small trees."""
 
 import re
 import shutil
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, make_tree, write
 
-from tacet import cli, lint
+from tacet import cli, lint, misra
 from tacet.lint import Configuration, Finding, Port, Suppression
 
 needs_cppcheck = pytest.mark.skipif(shutil.which("cppcheck") is None, reason="needs cppcheck")
@@ -109,6 +109,8 @@ def test_lint_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--jobs 0" in capsys.readouterr().err
     assert cli.main(["lint", "--repo", str(REPO), "--cppcheck", "no-such-cppcheck"]) == 1
     assert "no-such-cppcheck: not found" in capsys.readouterr().err
+    assert cli.main(["misra", "--repo", str(REPO), "--rule", "fifteen"]) == 1
+    assert "--rule fifteen" in capsys.readouterr().err
 
 
 BUGGY = """\
@@ -146,3 +148,60 @@ def test_lint_on_a_small_tree(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     source.write_text(justified.replace("x << 32", "x << 3"))
     assert lint.lint(repo, cppcheck, configs, jobs=1) == 1
     assert "matches nothing in any configuration" in capsys.readouterr().out
+
+
+def test_misra_table_counts_by_rule_in_order() -> None:
+    def rule(number: str, file: str = "kernel/a.c", line: int = 1) -> Finding:
+        return Finding(file, line, 1, "style", f"misra-c2012-{number}", "")
+
+    findings = [
+        rule("15.5", line=1),
+        rule("15.5", line=2),
+        rule("2.5"),
+        rule("10.4", "include/tacet/sem.h"),
+        rule("99.1"),
+        rule("8.10", "ports/cortex-m/include/tacet_port.h"),  # the port's: not counted
+    ]
+    lines = misra.table(findings)
+    rows = [line.split("|")[1:4] for line in lines[2:-1]]
+    assert [[c.strip() for c in r] for r in rows] == [
+        ["2.5", "advisory", "1"],
+        ["10.4", "required", "1"],
+        ["15.5", "advisory", "2"],
+        ["99.1", "?", "1"],
+    ]
+    assert lines[-1].startswith("| all | | 5 | 4 rules; ")
+    assert "?" in lines[-1] and "advisory 3" in lines[-1] and "required 1" in lines[-1]
+
+
+@needs_cppcheck
+def test_misra_on_a_small_tree(tmp_path: Path) -> None:
+    repo = make_tree(tmp_path / "repo")
+    write(
+        repo / "kernel" / "a.c",
+        "int f(int x);\nint f(int x)\n{\n  if (x > 0) { return 1; }\n  return 0;\n}\n",
+    )
+    findings = misra.misra_findings(repo, Configuration("tiny", TINY, ()), lint.find_cppcheck(None))
+    assert ("kernel/a.c", 4, "15.5") in {(f.file, f.line, misra.rule_of(f)) for f in findings}
+    assert not list(repo.rglob("*.dump")), "the addon's dump files stay out of the tree"
+
+
+def test_rule_texts_file_has_the_layout_the_addon_reads() -> None:
+    lines = misra.rule_texts().splitlines()
+    assert lines[0] == "Appendix A Summary of guidelines"
+    i = lines.index("Rule 15.5 Advisory")
+    assert lines[i + 1][0].isupper() and "exit" in lines[i + 1]
+    assert len(lines) == 1 + 2 * len(misra.RULES)
+    texts = [lines[k] for k in range(2, len(lines), 2)]
+    assert len(set(texts)) == len(texts), "each rule's message must differ (cppcheck merges)"
+
+
+def test_doc_table_agrees_with_the_rule_summaries() -> None:
+    text = (REPO / "docs" / "misra.md").read_text()
+    rows = re.findall(r"^\| (\d+\.\d+) \| ([AR]) \| (\d+) \|", text, re.MULTILINE)
+    assert len(rows) >= 20, "docs/misra.md: table rows not read"
+    for rule, category, _count in rows:
+        assert rule in misra.RULES, f"docs/misra.md: rule {rule} has no summary in misra.RULES"
+        assert misra.RULES[rule][0][0].upper() == category, f"rule {rule}: category"
+    total = sum(int(count) for _rule, _category, count in rows)
+    assert f"**{total:,} findings over {len(rows)} rules**" in text
