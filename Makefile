@@ -4,8 +4,12 @@
 #                and the Python virtual environment .venv holding the tacet tool (tools/)
 #   make demo    run the demonstration: tacet run --target T $(DEMO_APP), T in $(DEMO_TARGETS)
 #   make test    kernel tests (ctest) in every build of TEST_BUILDS (sanitizers included),
-#                kernel/ coverage (with random scenarios against the model), then the Python
-#                checks (ruff, pytest, the model-based tests); fails if anything fails
+#                kernel/ coverage (with random scenarios against the model), the static
+#                analysis (make lint), then the Python checks (ruff, pytest, the model-based
+#                tests); fails if anything fails
+#   make lint    cppcheck on kernel/ and ports/ in every kernel configuration, and the Cortex-M
+#                port's kernel libraries built by clang (its warnings; GCC's are in the builds)
+#   make misra   MISRA C:2012 findings on kernel/ by rule (cppcheck's addon; docs/misra.md)
 #   make conformance  the kernel against the reference model (tools/tacet/model.py):
 #                CONFORMANCE_SIM random scenarios on the sim port, CONFORMANCE_QEMU on qemu-m3
 #   make soak    tests/soak.c: the random load of test_random for SOAK_SIM service calls on the
@@ -45,6 +49,10 @@ TEST_FLAGS_qemu-m3 := -DTACET_PORT=cortex-m -DTACET_CPU=cortex-m3 \
                       -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/arm-none-eabi.cmake
 TEST_FLAGS_qemu-m4 := -DTACET_PORT=cortex-m -DTACET_CPU=cortex-m4f \
                       -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/arm-none-eabi.cmake
+# The sim tests built by clang: the kernel and the port build without warnings on both
+# compilers (make lint builds the Cortex-M port with clang).
+TEST_BUILDS += sim-clang
+TEST_FLAGS_sim-clang := -DTACET_PORT=sim -DCMAKE_C_COMPILER=clang
 # Builds (of TEST_BUILDS) whose kernel/ line and branch coverage is printed after their tests.
 # The coverage counts the model-based test too: random scenarios through the interpreter.
 COVERAGE_BUILDS := coverage
@@ -62,8 +70,10 @@ GCOVR = $(VENV)/bin/gcovr --root . --filter kernel/ --merge-mode-functions=merge
 SYSTEM_DEPS := cmake:cmake ninja:ninja-build gcc:gcc $(PYTHON):python3 \
                arm-none-eabi-gcc:gcc-arm-none-eabi qemu-system-arm:qemu-system-arm \
                aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu qemu-aarch64:qemu-user
+# The second compiler (build/sim-clang, make lint) and the static analyser (make lint, misra).
+SYSTEM_DEPS += clang:clang cppcheck:cppcheck
 
-.PHONY: deps demo test clean system-deps test-python conformance soak
+.PHONY: deps demo test clean system-deps test-python conformance soak lint misra
 
 deps: system-deps $(VENV_STAMP)
 
@@ -127,6 +137,7 @@ test: deps
 	for build in $(TEST_BUILDS); do \
 	  $(MAKE) test-build-$$build || failed+=" build/$$build"; \
 	done; \
+	$(MAKE) lint || failed+=" lint"; \
 	$(MAKE) test-python || failed+=" tools"; \
 	if [[ -n "$$failed" ]]; then echo "make test: FAILED:$$failed" >&2; exit 1; fi; \
 	echo "make test: all passed"
@@ -144,6 +155,32 @@ test-build-%: deps
 	  --build-dir build/$* || status=$$?;) \
 	$(if $(filter $*,$(COVERAGE_BUILDS)),$(GCOVR) build/$* || status=$$?;) \
 	exit $$status
+
+# Static analysis. tacet lint: cppcheck in every kernel configuration the builds use, no
+# finding without an inline suppression and its reason beside it. Then clang's warnings on the
+# Cortex-M port: the kernel libraries (target tacet_kernels: every test and benchmark
+# configuration on the M3, the default on the M4F) built by clang, compile only.
+LINT_BUILDS := clang-cortex-m3 clang-cortex-m4f
+LINT_FLAGS_clang-cortex-m3 := -DTACET_PORT=cortex-m -DTACET_CPU=cortex-m3 \
+                              -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/arm-none-eabi-clang.cmake
+LINT_FLAGS_clang-cortex-m4f := -DTACET_PORT=cortex-m -DTACET_CPU=cortex-m4f \
+                               -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/arm-none-eabi-clang.cmake \
+                               -DTACET_BUILD_TESTS=OFF -DTACET_BUILD_EXAMPLES=OFF
+
+lint: deps
+	@status=0; \
+	$(VENV)/bin/tacet lint || status=1; \
+	for build in $(LINT_BUILDS); do $(MAKE) lint-build-$$build || status=1; done; \
+	exit $$status
+
+lint-build-%: deps
+	$(if $(filter $*,$(LINT_BUILDS)),,$(error $*: not in LINT_BUILDS ($(LINT_BUILDS))))
+	cmake -S . -B build/$* -G Ninja $(LINT_FLAGS_$*)
+	cmake --build build/$* --target tacet_kernels
+
+# Not in make test: a report (docs/misra.md), not a pass/fail check.
+misra: deps
+	$(VENV)/bin/tacet misra
 
 test-python: deps
 	$(VENV)/bin/ruff check tools

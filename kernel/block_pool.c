@@ -36,7 +36,7 @@ static tc_block_pool *owner_of(const void *block)
   do {
     tc_block_pool *bp = TC_CONTAINER_OF(n, tc_block_pool, created_node);
     if (p >= bp->start + TC_BLOCK_HEADER && p < bp->end) {
-      if ((size_t)(p - bp->start - TC_BLOCK_HEADER) % bp->slot != 0) return NULL;
+      if ((size_t)(p - (bp->start + TC_BLOCK_HEADER)) % bp->slot != 0) return NULL;
       return *header_of((void *)(uintptr_t)block) == allocated_tag(bp) ? bp : NULL;
     }
     n = n->next;
@@ -239,7 +239,7 @@ static const char *check_pool(const tc_block_pool *bp)
   for (const uint8_t *slot = bp->start; slot < bp->end; slot += bp->slot) {
     uintptr_t h = ((const uintptr_t *)(slot + TC_BLOCK_HEADER))[-1];
     if (h == allocated_tag(bp)) continue;
-    if (h & 1u) return "block header overwritten (neither free nor allocated)";
+    if ((h & 1u) != 0u) return "block header overwritten (neither free nor allocated)";
     free_headers++;
   }
   if (free_headers != bp->available) return "block pool free count disagrees with its headers";
@@ -249,7 +249,7 @@ static const char *check_pool(const tc_block_pool *bp)
   for (const uintptr_t *h = bp->free_list; h != NULL; h = (const uintptr_t *)*h) {
     const uint8_t *blk = (const uint8_t *)(h + 1);
     if (blk < bp->start + TC_BLOCK_HEADER || blk >= bp->end ||
-        (size_t)(blk - bp->start - TC_BLOCK_HEADER) % bp->slot != 0)
+        (size_t)(blk - (bp->start + TC_BLOCK_HEADER)) % bp->slot != 0)
       return "block free list leaves its pool";
     if (++listed > bp->available) return "block free list longer than the free count (a cycle?)";
   }

@@ -373,7 +373,7 @@ static const char *check_pool(const tc_byte_pool *bp)
     size_t size = bsize(b);
     if (size < MIN_BLOCK || size % 8 != 0 || size > (size_t)(bp->end - p)) return "byte pool block size corrupted";
     if (((b->head & PREV_IN_USE) != 0) != prev_used) return "byte pool PREV_IN_USE disagrees with its neighbour";
-    if (b->head & IN_USE) {
+    if ((b->head & IN_USE) != 0u) {
       if (b->tag != used_tag(bp)) return "byte pool block header overwritten";
       n_used++;
       prev_used = true;

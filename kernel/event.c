@@ -61,7 +61,7 @@ tc_status tc_event_set(tc_event *e, uint32_t flags)
     unsigned mode = (unsigned)t->wait_info[1];
     if (satisfied(seen, requested, mode)) {
       t->wait_info[0] = seen;
-      if (mode & TC_EVENT_CLEAR) consumed |= requested;
+      if ((mode & TC_EVENT_CLEAR) != 0u) consumed |= requested;
       tc__thread_wake(t, TC_OK);
       woke = true;
     }
@@ -90,7 +90,7 @@ tc_status tc_event_wait(tc_event *e, uint32_t flags, unsigned mode, uint32_t *ac
   for (;;) {
     if (satisfied(e->flags, flags, mode)) {
       if (actual != NULL) *actual = e->flags;
-      if (mode & TC_EVENT_CLEAR) e->flags &= ~flags;
+      if ((mode & TC_EVENT_CLEAR) != 0u) e->flags &= ~flags;
       tc__unlock(k);
       return TC_OK;
     }

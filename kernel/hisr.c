@@ -197,7 +197,7 @@ const char *tc__hisr_check(void)
 #if TC_STACK_CHECK
       if (!tc__stack_guard_intact(c)) return "HISR stack guard overwritten";
 #endif
-      active += c->state == TC_READY;
+      if (c->state == TC_READY) active++;
       n = n->next;
     } while (n != tc__k.hisrs.head);
   }

@@ -129,7 +129,7 @@ void tc__ready_insert(tc_thread *t, bool at_front)
 {
   tc_list *l = t->ready_list;
   tc_node *pos = NULL; /* the back */
-  if (t->flags & TC_TF_PREEMPTED) {
+  if ((t->flags & TC_TF_PREEMPTED) != 0u) {
     pos = l->head;
     preempted_add(t);
   } else if (at_front) {
@@ -148,7 +148,7 @@ void tc__ready_remove(tc_thread *t)
   tc_list *l = &tc__k.ready[p];
   tc__list_remove(l, &t->sched_node);
   if (l->head == NULL) map_clear(&tc__k.ready_group, tc__k.ready_map, p);
-  if (t->flags & TC_TF_PREEMPTED) {
+  if ((t->flags & TC_TF_PREEMPTED) != 0u) {
     t->flags &= (uint8_t)~TC_TF_PREEMPTED;
     tc__list_remove(&tc__k.preempted, &t->preempt_node);
   }
@@ -275,14 +275,14 @@ void tc__sched_set_effective(tc_thread *t, unsigned priority, unsigned threshold
   if (priority == t->priority) {
     set_threshold(t, threshold);
   } else if (t->state == TC_READY) {
-    bool flagged = (t->flags & TC_TF_PREEMPTED) != 0;
+    bool was_flagged = (t->flags & TC_TF_PREEMPTED) != 0;
     tc__ready_remove(t);
     tc__set_priority(t, priority);
     t->threshold = (uint16_t)threshold;
-    if (flagged && t->threshold < t->priority) t->flags |= TC_TF_PREEMPTED;
+    if (was_flagged && t->threshold < t->priority) t->flags |= TC_TF_PREEMPTED;
     /* The chosen thread and a preempted one keep their claim to resume first; others queue
      * at the back of their new priority. */
-    tc__ready_insert(t, flagged || t == tc__k.chosen);
+    tc__ready_insert(t, was_flagged || t == tc__k.chosen);
   } else {
     tc__set_priority(t, priority);
     t->threshold = (uint16_t)threshold;
@@ -367,7 +367,7 @@ tc_status tc__thread_wait(tc_waitq *q, unsigned state, uint32_t timeout, unsigne
      * wait that a signal interrupted goes on (a sleep) or starts over (an object's service). */
     if (st == TC__WAIT_SIGNALED || t->signals != 0) st = tc__signal_wait_end(sleeping, start, &timeout);
     if (st != TC__WAIT_RESTART) return st;
-    if (state & TC__WAIT_RESTARTABLE) {
+    if ((state & TC__WAIT_RESTARTABLE) != 0u) {
       t->timeout.delta = timeout; /* tc__wait_left() */
       return st;
     }
@@ -395,7 +395,7 @@ void tc__thread_wake(tc_thread *t, tc_status status)
   if (t->timeout.linked) tc__timeout_remove(&t->timeout);
   t->wait_status = status;
   t->flags &= (uint8_t)~TC_TF_SIGNAL_WAKE;
-  if (t->flags & TC_TF_SUSPEND_AFTER) {
+  if ((t->flags & TC_TF_SUSPEND_AFTER) != 0u) {
     t->flags &= (uint8_t)~TC_TF_SUSPEND_AFTER;
     t->state = TC_SUSPENDED;
     return;
@@ -428,12 +428,10 @@ void tc__sched_tick(void)
 
 /* ---- kernel start-up and scheduler lock ------------------------------------------------ */
 
-void tc__sched_init(void) { memset(&tc__k, 0, sizeof tc__k); }
-
 void tc_kernel_init(void)
 {
   (void)TC_PORT_IRQ_DISABLE();
-  tc__sched_init();
+  memset(&tc__k, 0, sizeof tc__k);
   tc__time_init();
   TC_PORT_INIT();
 }

@@ -85,7 +85,7 @@ void tc__signal_deliver(void)
     return;
   }
   tc_status saved_status = t->wait_status;
-  uintptr_t saved_info[2] = {t->wait_info[0], t->wait_info[1]};
+  const uintptr_t saved_info[2] = {t->wait_info[0], t->wait_info[1]};
   t->signal_state = SIG_RUNNING | (saved_status == TC__WAIT_SIGNALED ? SIG_INTERRUPTED : 0u);
   uint32_t signals;
   while ((signals = t->signals) != 0 && t->signal_handler != NULL) {
@@ -95,7 +95,7 @@ void tc__signal_deliver(void)
     handler(signals);
     s = tc__lock();
   }
-  if (t->signal_state & SIG_ABORT) saved_status = TC_WAIT_ABORTED;
+  if ((t->signal_state & SIG_ABORT) != 0u) saved_status = TC_WAIT_ABORTED;
   t->wait_status = saved_status;
   t->wait_info[0] = saved_info[0];
   t->wait_info[1] = saved_info[1];
@@ -128,7 +128,7 @@ tc_status tc__signal_wait_end(bool sleeping, uint32_t start, uint32_t *timeout)
 
 bool tc__signal_wait_abort(tc_thread *t)
 {
-  if (t->signal_state & SIG_RUNNING) {
+  if ((t->signal_state & SIG_RUNNING) != 0u) {
     if (!(t->signal_state & SIG_INTERRUPTED)) return false;
     t->signal_state |= SIG_ABORT; /* as if the handler had asked */
     return true;

@@ -96,7 +96,7 @@ tc_status tc_thread_create(tc_thread *t, const char *name, void (*entry)(void *a
   unsigned s = tc__lock();
   t->magic = TC_MAGIC_THREAD;
   tc__list_push_back(&tc__k.threads, &t->created_node);
-  if (options & TC_AUTO_START) {
+  if ((options & TC_AUTO_START) != 0u) {
     make_ready(t);
     tc__sched_dispatch();
   }

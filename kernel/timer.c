@@ -115,7 +115,7 @@ tc_status tc_timer_create(tc_timer *tm, const char *name, void (*fn)(void *arg),
   unsigned k = tc__lock();
   tm->magic = TC_MAGIC_TIMER;
   tc__list_push_back(&tc__k.timers, &tm->created_node);
-  if (options & TC_AUTO_ACTIVATE) tc__timeout_add(&tm->timeout, initial);
+  if ((options & TC_AUTO_ACTIVATE) != 0u) tc__timeout_add(&tm->timeout, initial);
   tc__unlock(k);
   return TC_OK;
 }
@@ -226,7 +226,7 @@ const char *tc__timer_check(void)
       if ((tm->due != 0) != tc__list_contains(&tc__k.timers_due, &tm->due_node))
         return "timer due count disagrees with the due list";
       if (tm->callbacks + tm->due > tm->expirations) return "timer owes more callbacks than it expired";
-      owing += tm->due != 0;
+      if (tm->due != 0u) owing++;
       n = n->next;
     } while (n != tc__k.timers.head);
   }

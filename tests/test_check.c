@@ -33,6 +33,14 @@ static void corruptions(void *arg)
   DETECTED("ready_map bit disagrees");
   tc__k.ready_map[0] ^= 0x1u;
 
+  /* The group's last bit: a map word past the end, except with 1,024 priorities (32 words),
+   * where it is word 31, empty; with one word the group is not kept at all. */
+  tc__k.ready_group ^= 0x1u;
+  DETECTED(TC_MAP_WORDS == 1    ? "ready_group kept with a one-word map"
+           : TC_MAP_WORDS == 32 ? "ready_group disagrees with ready_map"
+                                : "ready_group bit beyond the map");
+  tc__k.ready_group ^= 0x1u;
+
   other->state = TC_SUSPENDED; /* but still in its ready list */
   DETECTED("not in the ready state");
   other->state = TC_READY;

@@ -209,7 +209,7 @@ static void ticks_resume(uint32_t span)
   systick_restart(to_end == 0 ? 0 : (to_end - 1u) % PERIOD + 1u);
 }
 
-#else
+#elif TC_CM_IDLE_WFI /* (the spinning idle calls neither) */
 static inline uint32_t ticks_suppress(void) { return 0; }
 static inline void ticks_resume(uint32_t span) { (void)span; }
 #endif

@@ -5,7 +5,8 @@
 # semihosting console) and the board (TACET_CM_BOARD, default mps2: QEMU mps2-an385 for the
 # Cortex-M3, mps2-an386 for the Cortex-M4F). Linking against tacet::kernel brings the
 # board's linker script, so any executable that links the kernel is a runnable ELF file.
-if(NOT CMAKE_C_COMPILER_ID STREQUAL "GNU" OR NOT CMAKE_SYSTEM_PROCESSOR STREQUAL "arm")
+# (Clang, cmake/arm-none-eabi-clang.cmake, builds the kernel libraries, not programs.)
+if(NOT CMAKE_C_COMPILER_ID MATCHES "^(GNU|Clang)$" OR NOT CMAKE_SYSTEM_PROCESSOR STREQUAL "arm")
   message(FATAL_ERROR "TACET_PORT=cortex-m: configure with -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi.cmake")
 endif()
 

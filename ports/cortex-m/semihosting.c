@@ -309,6 +309,7 @@ extern char __heap_start[], __heap_end[];
 void *_sbrk(ptrdiff_t incr)
 {
   static char *brk = __heap_start;
+  /* cppcheck-suppress comparePointers ; brk lies in the heap that __heap_start/end bound */
   if (incr > __heap_end - brk || incr < __heap_start - brk) {
     errno = ENOMEM;
     return (void *)-1;

@@ -105,7 +105,11 @@ __attribute__((noreturn, used)) void tc__cm_reset_c(void)
   SCB_CPACR |= 0xFu << 20; /* CP10, CP11: full access to the FPU */
   __asm volatile("dsb\n\tisb");
 #endif
+  /* The linker script's symbols bound one region each (.data, .bss), which C sees as
+   * different arrays. */
+  /* cppcheck-suppress comparePointers ; __data_start and __data_end bound .data */
   memcpy(__data_start, __data_load, (size_t)(__data_end - __data_start));
+  /* cppcheck-suppress comparePointers ; __bss_start and __bss_end bound .bss */
   memset(__bss_start, 0, (size_t)(__bss_end - __bss_start));
   SCB_VTOR = (uint32_t)(uintptr_t)tc__cm_vectors;
   SCB_CCR |= 1u << 4;                       /* DIV_0_TRP: division by zero faults */
