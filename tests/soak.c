@@ -64,7 +64,7 @@ static bool number(const char *text, uint64_t max, uint64_t *out)
 
 int main(int argc, char **argv)
 {
-  for (int i = 1; i < argc; i++) {
+  for (int i = 1; i < argc; i += 2) { /* options come in pairs: --name value */
     uint64_t v = 0;
     const char *value = i + 1 < argc ? argv[i + 1] : NULL;
     if (strcmp(argv[i], "--seed") == 0 && number(value, UINT32_MAX, &v)) {
@@ -78,7 +78,6 @@ int main(int argc, char **argv)
               "[--every N]\n", argv[i], value != NULL ? " " : "", value != NULL ? value : "");
       return 2;
     }
-    i++;
   }
   printf("soak: seed %" PRIu32 ", at least %" PRIu64 " service calls on the %s port "
          "(reproduce: soak --seed %" PRIu32 " --calls %" PRIu64 ")\n",
