@@ -57,7 +57,7 @@ static void errors(void)
   EXPECT_ARG(tc_hisr_activate(H0), TC_INVALID); /* never created */
   EXPECT_ARG(tc_hisr_delete(NULL), TC_INVALID);
   EXPECT_ARG(tc_hisr_info(NULL, &(tc_hisr_info_t){0}), TC_INVALID);
-  OK(tc_hisr_create(H2, "h2", log_h2, 2, tct_stacks[11], TC_PORT_STACK_MIN));
+  OK(tc_hisr_create(H2, "h2", log_h2, 2, tct_stacks[11], TCT_STACK_MIN));
   EXPECT_ARG(tc_hisr_create(H2, "again", log_h2, 2, HSTACK(4)), TC_INVALID);
   EXPECT_ARG(tc_hisr_info(H2, NULL), TC_INVALID);
   OK(tc_thread_create(A, "a", in_isr_errors, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));

@@ -22,6 +22,16 @@
 #endif
 
 #define G      TC_PORT_STACK_GUARD
+/* A guard smaller than an exception frame with FP state (M4F, TC_CM_STACK_GUARD_SIZE=32):
+ * such a frame, or PendSV's save of s16-s31, can land below the guard, so a thread with FP
+ * state (tct_log's formatting gives it some) is not reliably stopped at the guard. The
+ * program built that way runs the cases that do not depend on it, and shows the lazy save
+ * faulting. */
+#if defined(__ARM_FP) && TC_PORT_STACK_GUARD < 104
+#define SMALL_FP_GUARD 1
+#else
+#define SMALL_FP_GUARD 0
+#endif
 #define USABLE 1024u
 #define FILL   0x5Au
 
@@ -144,6 +154,7 @@ static void create_needs_room_for_the_guard(void)
   CHECK(hisr.ctx.stack_base == hisr_stack + G);
 }
 
+#if !SMALL_FP_GUARD
 /* ---- a recursion ------------------------------------------------------------------------ */
 
 static volatile uint32_t depth;
@@ -240,6 +251,8 @@ static void held_mutex_goes_to_its_waiter(void)
   CHECK_STOPPED(&v, DACCVIOL);
   STEP();
 }
+
+#endif
 
 /* ---- the last byte, and one word more ----------------------------------------------------- */
 
@@ -437,7 +450,7 @@ static void exception_frame_into_the_guard(void)
   CHECK_LOG("w-runs");
   CHECK_STOPPED(&v, MSTKERR);
   STEP();
-#if defined(__ARM_FP) && G >= 104
+#if defined(__ARM_FP) && !SMALL_FP_GUARD
   /* With FP state the frame is 104 bytes, of which the hardware writes the lowest 32 at once:
    * 40 bytes left put those inside a 128-byte guard. */
   run_interrupted(40, true, NULL, false);
@@ -456,7 +469,7 @@ static void pendsv_save_into_the_guard(void)
   CHECK_STOPPED(&v, DACCVIOL);
   CHECK(hit_mmfar >= (uintptr_t)areas[0].guard && hit_mmfar < (uintptr_t)areas[0].usable);
   STEP();
-#if defined(__ARM_FP)
+#if defined(__ARM_FP) && !SMALL_FP_GUARD
   /* With FP state: a 104-byte frame fits, s16-s31 do not. */
   run_interrupted(104 + 8, true, &h, false);
   CHECK_LOG("h-runs w-runs");
@@ -465,7 +478,7 @@ static void pendsv_save_into_the_guard(void)
 #endif
 }
 
-#if defined(__ARM_FP) && G < 104
+#if SMALL_FP_GUARD
 /* A guard smaller than an FP frame (TC_CM_STACK_GUARD_SIZE=32 on the M4F): with 40 bytes left
  * the frame's lowest 32 bytes land below the guard, unchecked, and the fault comes only when
  * the handler's first FPU instruction saves s0-s15 into the reserved space (MLSPERR). The
@@ -487,11 +500,14 @@ static void lazy_fp_save_into_the_guard(void)
 }
 #endif
 
+#if SMALL_FP_GUARD
+TCT_MAIN("test_stack_guard", TCT_CASE(create_needs_room_for_the_guard),
+         TCT_CASE(whole_stack_usable_one_word_more_stopped), TCT_CASE(guard_moves_with_every_switch),
+         TCT_CASE(exception_frame_into_the_guard), TCT_CASE(pendsv_save_into_the_guard),
+         TCT_CASE(lazy_fp_save_into_the_guard))
+#else
 TCT_MAIN("test_stack_guard", TCT_CASE(create_needs_room_for_the_guard), TCT_CASE(recursion_stopped_at_first_write),
          TCT_CASE(recursion_with_the_scheduler_locked), TCT_CASE(held_mutex_goes_to_its_waiter),
          TCT_CASE(whole_stack_usable_one_word_more_stopped), TCT_CASE(guard_moves_with_every_switch),
-         TCT_CASE(exception_frame_into_the_guard), TCT_CASE(pendsv_save_into_the_guard)
-#if defined(__ARM_FP) && G < 104
-         , TCT_CASE(lazy_fp_save_into_the_guard)
+         TCT_CASE(exception_frame_into_the_guard), TCT_CASE(pendsv_save_into_the_guard))
 #endif
-)

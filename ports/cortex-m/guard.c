@@ -67,6 +67,7 @@
 #define FPCCR     (*(volatile uint32_t *)0xE000EF34u)
 #define FPCAR     (*(volatile uint32_t *)0xE000EF38u)
 #define FPCCR_LSPACT 1u
+#define FPCCR_THREAD (1u << 3) /* the lazy frame was stacked from Thread mode */
 
 #define MMFSR_DACCVIOL  (1u << 1)
 #define MMFSR_MUNSTKERR (1u << 3)
@@ -182,10 +183,10 @@ uint32_t tc__cm_guard_fault(uint32_t exc_return, uint32_t *msp)
 
   tc_thread *t = (tc_thread *)(void *)cur;
 #if defined(__ARM_FP)
-  /* A lazy save still owed to the dead context (its frame on its stack) is abandoned: no
-   * handler's first FPU instruction writes there again. */
-  if ((FPCCR & FPCCR_LSPACT) && FPCAR >= guard_base(cur) && FPCAR < (uintptr_t)(t->stack_base + t->stack_size))
-    FPCCR &= ~FPCCR_LSPACT;
+  /* A lazy save still owed to a Thread-mode context is owed to the dead one (the only one that
+   * was live): abandoned, or the next FPU instruction -- of any context, once the guard has
+   * moved on -- would write s0-s15 into its frame, which may lie in or below its guard. */
+  if ((FPCCR & (FPCCR_LSPACT | FPCCR_THREAD)) == (FPCCR_LSPACT | FPCCR_THREAD)) FPCCR &= ~FPCCR_LSPACT;
 #endif
   if (cur == &tc__cm_idle || !tc__k.started) TC_PORT_PANIC("stack overflow in the startup/idle context", NULL);
   if (thread_mode && tc__k.isr_nesting != 0)
@@ -222,7 +223,9 @@ void tc__cm_guard_fatal(uint32_t exc_return)
 {
   uint32_t mmfsr = SCB_CFSR & MMFSR_ALL;
   const tc_cm_context *cur = tc__cm_sw.cur;
-  if (!guard_hit(cur, mmfsr, exc_return, read_psp(), false) || cur == &tc__cm_idle) return;
+  if (!guard_hit(cur, mmfsr, exc_return, read_psp(), false)) return;
+  /* The startup/idle context runs masked: its overflows always come this way. */
+  if (cur == &tc__cm_idle) TC_PORT_PANIC("stack overflow in the startup/idle context", NULL);
   TC_PORT_PANIC("stack overflow where no thread can be stopped (kernel masked)",
                 ((const tc_thread *)(const void *)cur)->name);
 }

@@ -135,9 +135,9 @@ static void put_hex(const char *label, uint32_t v)
   char b[12] = " ";
   strcat(b, label);
   put(b);
-  char h[11] = "=0x";
+  char h[12] = "=0x";
   for (int i = 0; i < 8; i++) h[3 + i] = "0123456789abcdef"[(v >> (28 - 4 * i)) & 0xFu];
-  h[10] = '\0';
+  h[11] = '\0';
   put(h);
 }
 

@@ -57,6 +57,20 @@ function(tacet_guard_test exe kernel)
 endfunction()
 tacet_guard_test(test_stack_guard.mpuguard tacet_kernel_mpuguard test_stack_guard.c)
 tacet_add_test(test_stack_guard.mpuguard)
+tacet_guard_test(test_stack_guard_fatal.mpuguard tacet_kernel_mpuguard test_stack_guard_fatal.c)
+foreach(pair
+    "masked|tacet: panic: stack overflow where no thread can be stopped \\(kernel masked\\): v"
+    "hisr|hook: h.*tacet: panic: stack overflow in an HISR \\(it cannot be terminated\\): h"
+    "signal|tacet: panic: stack overflow: no room for a signal frame: v"
+    "idle|tacet: panic: stack overflow in the startup/idle context"
+    "other|tacet: fault: MemManage pc=0xe0000000")
+  string(REPLACE "|" ";" p "${pair}")
+  list(GET p 0 scenario)
+  list(GET p 1 expected)
+  add_test(NAME test_stack_guard_fatal.${scenario} COMMAND test_stack_guard_fatal.mpuguard -append ${scenario})
+  set_tests_properties(test_stack_guard_fatal.${scenario} PROPERTIES PASS_REGULAR_EXPRESSION "${expected}"
+                       TIMEOUT 60)
+endforeach()
 if(TACET_CPU STREQUAL "cortex-m4f")
   tacet_kernel_library(tacet_kernel_mpuguard32 DEFINITIONS TC_MPU_STACK_GUARD=1 TC_CM_STACK_GUARD_SIZE=32)
   tacet_guard_test(test_stack_guard.mpuguard32 tacet_kernel_mpuguard32 test_stack_guard.c)
