@@ -187,8 +187,7 @@ struct tc_thread;
 #if TC_MPU_STACK_GUARD
 #ifndef TC_PORT_STACK_GUARD
 #error "TC_MPU_STACK_GUARD: this port has no MPU stack guard (the sim port has no MPU: it keeps the painted guard and AddressSanitizer)"
-#endif
-#if TC_PORT_STACK_GUARD < TC_PORT_STACK_ALIGN || (TC_PORT_STACK_GUARD & (TC_PORT_STACK_GUARD - 1)) != 0
+#elif TC_PORT_STACK_GUARD < TC_PORT_STACK_ALIGN || (TC_PORT_STACK_GUARD & (TC_PORT_STACK_GUARD - 1)) != 0
 #error "port contract: TC_PORT_STACK_GUARD must be a power of two, at least TC_PORT_STACK_ALIGN"
 #endif
 #endif
