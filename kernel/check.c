@@ -150,7 +150,7 @@ static const char *check_thread(const tc_thread *t, size_t *ready, size_t *timeo
     FAIL_IF(t->flags != 0, "stopped or suspended thread with scheduling flags");
     break;
   }
-#if TC_STACK_CHECK
+#if TC_STACK_PAINT_GUARD
   FAIL_IF(!tc__stack_guard_intact(t), "stack guard overwritten");
 #endif
   /* Every switch away that was no preemption is one of the switches away. */

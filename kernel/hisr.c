@@ -83,6 +83,9 @@ tc_status tc_hisr_create(tc_hisr *h, const char *name, void (*fn)(void), unsigne
 {
   TC_ARG_CHECK(h != NULL && fn != NULL && stack != NULL, TC_INVALID);
   TC_ARG_CHECK(stack_size >= TC_PORT_STACK_MIN, TC_INVALID);
+#if TC_MPU_STACK_GUARD
+  TC_ARG_CHECK(tc__stack_holds_guard(stack, stack_size), TC_INVALID);
+#endif
   TC_ARG_CHECK(hisr_priority < TC_HISR_PRIORITIES, TC_PRIORITY_ERROR);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
 #if TC_CHECKS
@@ -95,19 +98,20 @@ tc_status tc_hisr_create(tc_hisr *h, const char *name, void (*fn)(void), unsigne
 #endif
 
   /* The context is built as tc_thread_create() builds a thread's: whole aligned stack,
-   * painted, first frame entering hisr_entry(h) through tc__thread_run(). */
-  uintptr_t lo = (uintptr_t)stack;
-  uintptr_t hi = (lo + stack_size) & ~(uintptr_t)(TC_PORT_STACK_ALIGN - 1);
+   * painted, guarded like a thread's, first frame entering hisr_entry(h) through
+   * tc__thread_run(). */
+  uintptr_t lo = tc__stack_bottom(stack);
+  uintptr_t hi = tc__stack_top(stack, stack_size);
   memset(h, 0, sizeof *h);
   tc_thread *c = &h->ctx;
   c->name = name;
   c->entry = hisr_entry;
   c->arg = h;
-  c->stack_base = (uint8_t *)stack;
+  c->stack_base = (uint8_t *)lo;
   c->stack_size = (size_t)(hi - lo);
   c->state = TC_SUSPENDED;
   c->flags = TC_TF_HISR;
-  tc__stack_prepare(stack, c->stack_size);
+  tc__stack_prepare(c->stack_base, c->stack_size);
   TC_PORT_STACK_INIT(c);
   h->fn = fn;
   h->priority = (uint8_t)hisr_priority;
@@ -194,7 +198,7 @@ const char *tc__hisr_check(void)
       if (c->state != TC_READY && c->state != TC_SUSPENDED) return "HISR context in a thread state";
       if (h->pending != 0 && c->state != TC_READY) return "HISR with pending activations is not queued";
       if (h->runs + h->pending != h->activations) return "HISR runs and pending disagree with activations";
-#if TC_STACK_CHECK
+#if TC_STACK_PAINT_GUARD
       if (!tc__stack_guard_intact(c)) return "HISR stack guard overwritten";
 #endif
       if (c->state == TC_READY) active++;

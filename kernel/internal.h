@@ -460,6 +460,34 @@ size_t tc__stack_high_water(const tc_thread *t);
 
 #define TC_STACK_PATTERN 0xA5u
 #define TC_STACK_GUARD   16u /* bytes at the stack bottom that must keep the pattern */
+/* The painted guard is compared (at each switch, by tc_check) unless the MPU guards stacks:
+ * then the region below the stack is the guard, and the painted bytes are usable stack like
+ * any other, which a thread may fill without overflowing. */
+#define TC_STACK_PAINT_GUARD (TC_STACK_CHECK && !TC_MPU_STACK_GUARD)
+
+/* The usable part of a stack handed to tc_thread_create() or tc_hisr_create(): the top
+ * aligned down for the port's first frame and, with TC_MPU_STACK_GUARD, the bottom above the
+ * guard region, which takes the first TC_PORT_STACK_GUARD bytes at an address aligned to
+ * that size (the MPU's rule for a region). The bottom may lie above the top: too small. */
+static inline uintptr_t tc__stack_bottom(const void *stack)
+{
+#if TC_MPU_STACK_GUARD
+  const uintptr_t g = TC_PORT_STACK_GUARD;
+  return (((uintptr_t)stack + g - 1u) & ~(g - 1u)) + g;
+#else
+  return (uintptr_t)stack;
+#endif
+}
+static inline uintptr_t tc__stack_top(const void *stack, size_t size)
+{
+  return ((uintptr_t)stack + size) & ~(uintptr_t)(TC_PORT_STACK_ALIGN - 1);
+}
+/* With TC_MPU_STACK_GUARD: the stack holds the guard region and TC_PORT_STACK_MIN bytes above
+ * it (the front layer's check in tc_thread_create and tc_hisr_create). */
+static inline bool tc__stack_holds_guard(const void *stack, size_t size)
+{
+  return tc__stack_top(stack, size) >= tc__stack_bottom(stack) + TC_PORT_STACK_MIN;
+}
 #define TC__PATTERN_WORD (TC_STACK_PATTERN * 0x01010101u)
 
 /* Make `size` bytes at `stack` a fresh stack: painted with TC_STACK_PATTERN (TC_STACK_CHECK)
@@ -522,7 +550,7 @@ TC_HOT void tc__commit_state(tc_thread *from, tc_thread *to)
   /* Only a context that goes idle not ready can come back as no switch. */
   if (to == NULL) tc__k.last_ran = from != NULL && from->state != TC_READY ? from : NULL;
 #endif
-#if TC_STACK_CHECK
+#if TC_STACK_PAINT_GUARD
   if (from != NULL && !tc__guard_top_intact(from)) tc_stack_overflow_hook(from);
 #endif
   /* `to` is never a preempted thread: tc__sched_reschedule() unflags the thread it chooses. */
@@ -551,7 +579,7 @@ TC_HOT void tc__commit_thread_to_thread(tc_thread *from, tc_thread *to)
   tc__count_out(from, tc__stamp_advance());
   from->last_preempted_by = to;
 #endif
-#if TC_STACK_CHECK
+#if TC_STACK_PAINT_GUARD
   if (!tc__guard_top_intact(from)) tc_stack_overflow_hook(from);
 #endif
   tc__k.current = to;

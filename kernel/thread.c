@@ -60,6 +60,9 @@ tc_status tc_thread_create(tc_thread *t, const char *name, void (*entry)(void *a
 {
   TC_ARG_CHECK(t != NULL && entry != NULL && stack != NULL, TC_INVALID);
   TC_ARG_CHECK(stack_size >= TC_PORT_STACK_MIN, TC_INVALID);
+#if TC_MPU_STACK_GUARD
+  TC_ARG_CHECK(tc__stack_holds_guard(stack, stack_size), TC_INVALID);
+#endif
   TC_ARG_CHECK((options & ~TC_AUTO_START) == 0, TC_INVALID);
   TC_ARG_CHECK(priority < TC_PRIORITIES, TC_PRIORITY_ERROR);
   TC_ARG_CHECK(preempt_threshold <= priority, TC_PRIORITY_ERROR);
@@ -76,21 +79,22 @@ tc_status tc_thread_create(tc_thread *t, const char *name, void (*entry)(void *a
   }
 #endif
 
-  /* Keep only whole, aligned stack: the port builds the first frame at the aligned top. */
-  uintptr_t lo = (uintptr_t)stack;
-  uintptr_t hi = (lo + stack_size) & ~(uintptr_t)(TC_PORT_STACK_ALIGN - 1);
+  /* Keep only whole, aligned stack: the port builds the first frame at the aligned top
+   * (and, with TC_MPU_STACK_GUARD, finds the guard region right below the bottom). */
+  uintptr_t lo = tc__stack_bottom(stack);
+  uintptr_t hi = tc__stack_top(stack, stack_size);
   memset(t, 0, sizeof *t);
   t->name = name;
   t->entry = entry;
   t->arg = arg;
-  t->stack_base = (uint8_t *)stack;
+  t->stack_base = (uint8_t *)lo;
   t->stack_size = (size_t)(hi - lo);
   t->user_priority = (uint16_t)priority;
   tc__set_priority(t, priority);
   t->threshold = t->user_threshold = (uint16_t)preempt_threshold;
   t->time_slice = t->slice_left = time_slice;
   t->state = TC_SUSPENDED;
-  tc__stack_prepare(stack, t->stack_size);
+  tc__stack_prepare(t->stack_base, t->stack_size);
   TC_PORT_STACK_INIT(t);
 
   unsigned s = tc__lock();
@@ -142,6 +146,25 @@ tc_status tc_thread_terminate(tc_thread *t)
   tc__unlock(s);
   return TC_OK;
 }
+
+#if TC_MPU_STACK_GUARD
+/* The port's guard fault handler caught `t` writing into its stack guard region (tacet/port.h).
+ * It runs as an interrupt handler that the kernel's mask holds back, so the kernel is
+ * consistent; `t` may be the current thread (it faulted in its own code, or stacking an
+ * exception frame) or the context the port was saving at a switch (then no longer current).
+ * The thread ends as tc_thread_terminate() would end it; its scheduler lock, if it held
+ * one, ends with it, as when a thread completes. */
+void tc__stack_guard_hit(tc_thread *t)
+{
+  tc_stack_overflow_hook(t);
+  if (t->flags & TC_TF_HISR) TC_PORT_PANIC("stack overflow in an HISR (it cannot be terminated)", t->name);
+  unsigned s = tc__lock();
+  if (t == tc__k.current) tc__k.lock_nesting = 0;
+  if (t->state != TC_COMPLETED && t->state != TC_TERMINATED) finish_thread(t, TC_TERMINATED);
+  tc__sched_dispatch();
+  tc__unlock(s);
+}
+#endif
 
 void tc__thread_run(tc_thread *t)
 {

@@ -28,7 +28,13 @@
 #define TIMER_OF_DUE(n)      TC_CONTAINER_OF(n, tc_timer, due_node)
 
 static tc_hisr timers_hisr;
+#if TC_MPU_STACK_GUARD
+/* TC_TIMER_STACK_SIZE usable bytes above the guard region, aligned so that no byte is lost. */
+static uint8_t timers_stack[TC_PORT_STACK_GUARD + TC_TIMER_STACK_SIZE]
+    __attribute__((aligned(TC_PORT_STACK_GUARD)));
+#else
 static uint8_t timers_stack[TC_TIMER_STACK_SIZE] __attribute__((aligned(TC_PORT_STACK_ALIGN)));
+#endif
 
 static inline bool timer_valid(const tc_timer *tm) { return tm != NULL && tm->magic == TC_MAGIC_TIMER; }
 

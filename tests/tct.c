@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-uint8_t tct_stacks[TCT_MAX_STACKS][TCT_STACK_SIZE] __attribute__((aligned(16)));
+uint8_t tct_stacks[TCT_MAX_STACKS][TCT_STACK_SIZE] __attribute__((aligned(TCT_STACK_ALIGN)));
 
 static unsigned failures_in_case;
 static char log_buf[4096];

@@ -23,8 +23,22 @@
 #define TCT_MAX_STACKS 16u
 #endif
 
+/* The stacks are aligned for the MPU stack guard's region too (TC_MPU_STACK_GUARD), so that a
+ * stack loses the region's size to it and nothing more. */
+#if TC_MPU_STACK_GUARD && TC_PORT_STACK_GUARD > 16
+#define TCT_STACK_ALIGN TC_PORT_STACK_GUARD
+#else
+#define TCT_STACK_ALIGN 16
+#endif
 extern uint8_t tct_stacks[TCT_MAX_STACKS][TCT_STACK_SIZE];
 #define TCT_STACK(i) tct_stacks[(i)], TCT_STACK_SIZE
+/* The smallest stack tc_thread_create() and tc_hisr_create() accept at one of tct_stacks:
+ * TC_PORT_STACK_MIN usable bytes, above the guard region with TC_MPU_STACK_GUARD. */
+#if TC_MPU_STACK_GUARD
+#define TCT_STACK_MIN (TC_PORT_STACK_GUARD + TC_PORT_STACK_MIN)
+#else
+#define TCT_STACK_MIN TC_PORT_STACK_MIN
+#endif
 
 void tct_fail(const char *file, int line, const char *what);
 void tct_fail_eq(const char *file, int line, const char *expr, long long got, long long want);

@@ -21,6 +21,10 @@ static void log_h0(void) { tct_log("h0"); }
 static void log_h1a(void) { tct_log("h1a"); }
 static void log_h1b(void) { tct_log("h1b"); }
 static void log_h2(void) { tct_log("h2"); }
+/* For an HISR on the smallest stack: tct_log's vsnprintf needs more than that (a 268-byte
+ * frame on the M3; the MPU stack guard caught it), so it only counts. */
+static unsigned small_h2_runs;
+static void count_h2(void) { small_h2_runs++; }
 
 static void create_all(void)
 {
@@ -42,6 +46,7 @@ static void in_isr_errors(void *arg)
   tc_isr_exit();
   CHECK(tc_hisr_self() == NULL);
   OK(tc_hisr_activate(H2)); /* from a thread: runs at once */
+  CHECK_EQ(small_h2_runs, 1);
   tct_log("a");
 }
 
@@ -57,12 +62,14 @@ static void errors(void)
   EXPECT_ARG(tc_hisr_activate(H0), TC_INVALID); /* never created */
   EXPECT_ARG(tc_hisr_delete(NULL), TC_INVALID);
   EXPECT_ARG(tc_hisr_info(NULL, &(tc_hisr_info_t){0}), TC_INVALID);
-  OK(tc_hisr_create(H2, "h2", log_h2, 2, tct_stacks[11], TC_PORT_STACK_MIN));
+  small_h2_runs = 0;
+  OK(tc_hisr_create(H2, "h2", count_h2, 2, tct_stacks[11], TCT_STACK_MIN));
   EXPECT_ARG(tc_hisr_create(H2, "again", log_h2, 2, HSTACK(4)), TC_INVALID);
   EXPECT_ARG(tc_hisr_info(H2, NULL), TC_INVALID);
   OK(tc_thread_create(A, "a", in_isr_errors, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
   CHECK_EQ(tct_run_kernel(), 0);
-  CHECK_LOG("h2 a");
+  CHECK_LOG("a");
+  CHECK_EQ(small_h2_runs, 1);
   tc_hisr_info_t i;
   OK(tc_hisr_info(H2, &i));
   CHECK(i.name != NULL && i.name[0] == 'h');

@@ -20,6 +20,10 @@
  * one tick at 1000 Hz) that no interrupt lands inside it: the figures are exact and the same
  * on every run. The loop's own instructions (counter, branch, reading the clock) are measured
  * with an empty loop and subtracted. Exit status 0 when every figure was measured.
+ *
+ * Built with the MPU stack guard (TC_MPU_STACK_GUARD, cm_switch_guard), it also prints what
+ * the guard takes from a stack: 1 KB stacks created at an address aligned to the guard
+ * region and at one 8 bytes past it, and the bytes tc_thread_info() no longer counts.
  */
 #include <stdio.h>
 
@@ -143,6 +147,24 @@ static void resumer_entry(void *arg)
   resume_cycles = tc_cycles() - t0;
 }
 
+#if TC_MPU_STACK_GUARD
+/* The bytes of a 1 KB stack at `offset` from an address aligned to the guard region that are
+ * not usable stack. */
+static uint8_t probe_stack[2048] __attribute__((aligned(TC_PORT_STACK_GUARD)));
+
+static void nop_entry(void *arg) { (void)arg; }
+
+static unsigned guard_loss(size_t offset)
+{
+  tc_thread_info_t i;
+  tc_kernel_init();
+  if (tc_thread_create(&a, "probe", nop_entry, NULL, probe_stack + offset, 1024, 10, 10, 0, 0) != TC_OK ||
+      tc_thread_info(&a, &i) != TC_OK)
+    return 0;
+  return (unsigned)(1024u - i.stack_size);
+}
+#endif
+
 static int run(void)
 {
   tc_kernel_init();
@@ -176,9 +198,9 @@ int main(void)
   const char *cpu = "cortex-m3 (mps2-an385)";
 #endif
   printf("cm_switch on %s, QEMU -icount shift=5; kernel TC_PRIORITIES=%u TC_CHECKS=%u TC_STATS=%u "
-         "TC_STACK_CHECK=%u TC_IRQ_OFF_MEASURE=%u\n",
+         "TC_STACK_CHECK=%u TC_IRQ_OFF_MEASURE=%u TC_MPU_STACK_GUARD=%u\n",
          cpu, (unsigned)TC_PRIORITIES, (unsigned)TC_CHECKS, (unsigned)TC_STATS, (unsigned)TC_STACK_CHECK,
-         (unsigned)TC_IRQ_OFF_MEASURE);
+         (unsigned)TC_IRQ_OFF_MEASURE, (unsigned)TC_MPU_STACK_GUARD);
   uint32_t pendsv = per_event_x100(pendsv_cycles - pendsv_base, 4 * ROUNDS);
   uint32_t loop = per_event_x100(loop_cycles, 2 * ROUNDS);
   uint32_t yield = per_event_x100(yield_cycles, 2 * ROUNDS);
@@ -189,6 +211,13 @@ int main(void)
   print_x100("  (a) yield ping-pong, equal priority, per switch:", yield - loop);
   print_x100("  (b) preemption by a semaphore give to a higher-priority thread / its take, per switch:", give - loop);
   print_x100("  (c) preemption by resume of a higher-priority thread / self-suspend, per switch:", resume - loop);
+#if TC_MPU_STACK_GUARD
+  unsigned aligned = guard_loss(0), unaligned = guard_loss(8);
+  printf("  stack guard: a %u-byte MPU region; bytes a 1 KB stack gives up: %u aligned to it, %u at 8 "
+         "bytes past that\n",
+         (unsigned)TC_PORT_STACK_GUARD, aligned, unaligned);
+  code |= aligned == 0 || unaligned == 0;
+#endif
 #if TC_IRQ_OFF_MEASURE
   tc_kernel_stats_t k;
   tc_kernel_stats(&k);

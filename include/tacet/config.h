@@ -38,6 +38,22 @@
 #define TC_STACK_CHECK 1
 #endif
 
+/* MPU stack guard (Cortex-M port, ARMv7-M PMSAv7; docs/stack-guard.md): a no-access MPU
+ * region at the bottom of the running context's stack, moved by every context switch, so
+ * that the first write past the stack faults; the fault handler calls
+ * tc_stack_overflow_hook() and terminates the thread, and the others go on. It takes the
+ * lowest TC_PORT_STACK_GUARD bytes of each stack, at an address aligned to that size
+ * (32 on a Cortex-M3, 128 on a Cortex-M4F: tacet_port.h says why), plus whatever lies below
+ * that alignment; tc_thread_create() and tc_hisr_create() return TC_INVALID for a stack that
+ * cannot hold the region and TC_PORT_STACK_MIN bytes above it. With it, the painted guard
+ * bytes are no longer compared (at a switch, by tc_check()): the region is the guard.
+ * Stack painting and the high-water mark stay (TC_STACK_CHECK).
+ * The sim port has no MPU and refuses the option: it keeps the painted guard, checked at
+ * each switch, and AddressSanitizer in the sanitizer build. */
+#ifndef TC_MPU_STACK_GUARD
+#define TC_MPU_STACK_GUARD 0
+#endif
+
 /* System tick rate. */
 #ifndef TC_TICK_HZ
 #define TC_TICK_HZ 1000u

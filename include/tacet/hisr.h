@@ -64,10 +64,12 @@ typedef struct {
 } tc_hisr_info_t;
 
 /* Create an HISR running `fn` at HISR priority `hisr_priority` (0 highest .. 2) on the given
- * stack (painted, like a thread's, to measure its high-water mark). It starts inactive.
+ * stack (painted, like a thread's, to measure its high-water mark; with TC_MPU_STACK_GUARD
+ * guarded like a thread's, see tc_thread_create()). It starts inactive.
  * Context: thread or startup. Does not reschedule.
- * Returns TC_OK; TC_INVALID (h, fn or stack NULL, stack smaller than TC_PORT_STACK_MIN, h
- * already created); TC_PRIORITY_ERROR (hisr_priority > 2); TC_CALLER_ERROR (from a LISR, an HISR or a timer callback). */
+ * Returns TC_OK; TC_INVALID (h, fn or stack NULL, stack smaller than TC_PORT_STACK_MIN, with
+ * TC_MPU_STACK_GUARD a stack that cannot hold the guard region and TC_PORT_STACK_MIN bytes
+ * above it, h already created); TC_PRIORITY_ERROR (hisr_priority > 2); TC_CALLER_ERROR (from a LISR, an HISR or a timer callback). */
 tc_status tc_hisr_create(tc_hisr *h, const char *name, void (*fn)(void), unsigned hisr_priority,
                          void *stack, size_t stack_size);
 

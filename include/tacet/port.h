@@ -60,6 +60,16 @@
  *                               no ISB; one or two more instructions may run first). Services
  *                               use it on their common paths that neither wait nor ready a
  *                               thread. Default: TC_PORT_IRQ_RESTORE(s).
+ *   TC_PORT_STACK_GUARD         the port can guard stacks with its MPU (TC_MPU_STACK_GUARD):
+ *                               the size in bytes of the guard region, a power of two, which
+ *                               the region's address must be aligned to. The kernel then
+ *                               starts a stack's usable part above the first so-aligned
+ *                               TC_PORT_STACK_GUARD bytes of the memory it is given, and
+ *                               TC_PORT_STACK_INIT finds the region right below t->stack_base.
+ *                               The port arms the running context's region at each switch,
+ *                               and when it catches a context writing into it, calls
+ *                               tc__stack_guard_hit() (below). Undefined: the port refuses
+ *                               TC_MPU_STACK_GUARD (the sim port: it has no MPU).
  *   TC_PORT_IN_ISR()            bool: the CPU runs an interrupt handler, as the hardware tells
  *                               (ARMv7-M: IPSR). With it, handlers may call services without
  *                               tc_isr_enter()/tc_isr_exit(), which stay valid (they count
@@ -91,6 +101,13 @@
  *                         tc_isr_enter() and tc_isr_exit().
  *   tc__switch_commit()   with interrupts masked: make tc__k.next current, account the
  *                         switch and call TC_PORT_SWITCH (used by TC_PORT_START and idle code).
+ *   tc__stack_guard_hit(t) (TC_MPU_STACK_GUARD) from the port's guard fault handler, an
+ *                         interrupt handler that the kernel's mask holds back (the kernel is
+ *                         consistent): context `t` wrote into its stack guard region. Calls
+ *                         tc_stack_overflow_hook(t) and terminates the thread; the port then
+ *                         switches away from it without saving it (it must not touch its stack
+ *                         below the guard's top). An HISR's context cannot be terminated: the
+ *                         kernel stops the system (TC_PORT_PANIC) after the hook.
  *   tc__signal_deliver()  run the current thread's pending signal handlers (tc_signal_send).
  *                         A handler runs as the thread itself, before it continues. When the
  *                         CPU is about to resume a thread t with t->signals != 0 -- after a
@@ -167,6 +184,14 @@ struct tc_thread;
 #error "port contract: a port that defines TC_PORT_IN_ISR() must define TC_PORT_SWITCH_LATER()"
 #endif
 
+#if TC_MPU_STACK_GUARD
+#ifndef TC_PORT_STACK_GUARD
+#error "TC_MPU_STACK_GUARD: this port has no MPU stack guard (the sim port has no MPU: it keeps the painted guard and AddressSanitizer)"
+#elif TC_PORT_STACK_GUARD < TC_PORT_STACK_ALIGN || (TC_PORT_STACK_GUARD & (TC_PORT_STACK_GUARD - 1)) != 0
+#error "port contract: TC_PORT_STACK_GUARD must be a power of two, at least TC_PORT_STACK_ALIGN"
+#endif
+#endif
+
 #if (TC_PORT_STACK_ALIGN & (TC_PORT_STACK_ALIGN - 1)) != 0
 #error "port contract: TC_PORT_STACK_ALIGN must be a power of two"
 #endif
@@ -176,5 +201,8 @@ void tc__thread_run(struct tc_thread *t);
 void tc__tick_announce(void);
 void tc__switch_commit(void);
 void tc__signal_deliver(void) __attribute__((weak));
+#if TC_MPU_STACK_GUARD
+void tc__stack_guard_hit(struct tc_thread *t);
+#endif
 
 #endif /* TACET_PORT_H */

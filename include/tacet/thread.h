@@ -89,11 +89,16 @@ typedef struct {
 
 /* Create a thread on the caller's stack memory. It starts ready (TC_AUTO_START) or
  * suspended; tc_thread_resume() starts a suspended one. The stack is painted with a pattern
- * to measure its high-water mark.
+ * to measure its high-water mark. With TC_MPU_STACK_GUARD the stack's lowest
+ * TC_PORT_STACK_GUARD bytes at an address aligned to that size become its guard region (and
+ * the bytes below that address are not used): the usable stack, which tc_thread_info()
+ * reports, starts above it.
  * Context: thread or startup (before tc_kernel_start()). May reschedule (auto-start, higher priority).
  * Returns TC_OK; TC_INVALID (t, entry or stack NULL, t already created, stack smaller than
- * TC_PORT_STACK_MIN, unknown option bit); TC_PRIORITY_ERROR (priority >= TC_PRIORITIES,
- * threshold > priority); TC_CALLER_ERROR (from a LISR, an HISR or a timer callback). */
+ * TC_PORT_STACK_MIN, with TC_MPU_STACK_GUARD a stack that cannot hold the guard region and
+ * TC_PORT_STACK_MIN bytes above it, unknown option bit); TC_PRIORITY_ERROR (priority >=
+ * TC_PRIORITIES, threshold > priority); TC_CALLER_ERROR (from a LISR, an HISR or a timer
+ * callback). */
 tc_status tc_thread_create(tc_thread *t, const char *name, void (*entry)(void *arg), void *arg,
                            void *stack, size_t stack_size, unsigned priority,
                            unsigned preempt_threshold, uint32_t time_slice, unsigned options);
@@ -160,9 +165,20 @@ tc_thread *tc_thread_self(void);
  * Returns TC_OK; TC_INVALID (not a thread, out NULL). */
 tc_status tc_thread_info(const tc_thread *t, tc_thread_info_t *out);
 
-/* Called at a context switch when the thread being switched out has overflowed its stack
- * (the painted guard bytes at the bottom of its stack were overwritten). When the hook
- * returns the system goes on, as after ThreadX's stack error notification.
+/* Called when a thread (or an HISR's context: `t` is then its ctx) has overflowed its stack.
+ * Without TC_MPU_STACK_GUARD: at a context switch, when the painted guard bytes at the bottom
+ * of the stack being switched out were overwritten; when the hook returns the system goes on,
+ * as after ThreadX's stack error notification.
+ * With TC_MPU_STACK_GUARD (Cortex-M; docs/stack-guard.md): from the MemManage fault handler,
+ * when `t` made its first write into its guard region -- a kernel interrupt handler's
+ * context, so the hook may use what a LISR may. When it returns the thread is terminated as
+ * by tc_thread_terminate(): it never runs again, the mutexes it owns go to their next owners
+ * (or become free) -- the data they protect may be half updated --, it leaves any wait
+ * queue, and its other resources (memory it allocated from pools, messages it was sending)
+ * stay as they are, as after tc_thread_terminate(). Its stack memory is no longer used once
+ * tc_thread_delete() has removed it. An HISR cannot be terminated, nor can a thread caught
+ * with the kernel masked: then the system stops (TC_PORT_PANIC) after, or, with the kernel
+ * masked, instead of the hook.
  * The default stops the system with TC_PORT_PANIC; an application may define its own. */
 void tc_stack_overflow_hook(tc_thread *t);
 

@@ -5,6 +5,7 @@
 #define TACET_CM_PRIVATE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Board (boards/<name>/): called by the reset code before main(); starts tc_cycles()'s
  * timer and the console. */
@@ -20,5 +21,15 @@ _Noreturn void tc__cm_exit(int code);
  * when the host has none, or when it does not fit TC_CM_CMDLINE_SIZE bytes. Call once, from
  * the reset code: the words are cut out of one static buffer. */
 int tc__cm_command_line(char ***argv);
+
+/* Faults (startup.c): report the stacked registers and the fault status, exit with 136. */
+_Noreturn void tc__cm_fault(const uint32_t *frame, uint32_t exc_return);
+
+/* The MPU stack guard (guard.c, TC_MPU_STACK_GUARD). */
+struct tc_thread;
+void tc__cm_guard_init(void);
+void tc__cm_guard_stack_init(struct tc_thread *t);
+uint32_t tc__cm_guard_fault(uint32_t exc_return, uint32_t *msp);
+void tc__cm_guard_fatal(uint32_t exc_return);
 
 #endif /* TACET_CM_PRIVATE_H */

@@ -14,6 +14,7 @@
  */
 #include <string.h>
 
+#include "cm_private.h"
 #include "internal.h"
 #include "tacet/cortex_m.h"
 
@@ -110,6 +111,9 @@ void tc__cm_init(void)
   tc__cm_sw.deliver = NULL;
   tc__cm_stopping = false;
   exit_code = 0;
+#if TC_MPU_STACK_GUARD
+  tc__cm_guard_init(); /* the startup context's guard armed: it is `cur` */
+#endif
 }
 
 /* The first switch to `t` "returns" from PendSV into tc__thread_run(t) on t's stack, in
@@ -128,6 +132,9 @@ void tc__cm_stack_init(tc_thread *t)
   sp[8] = EXC_RETURN_PSP;
   t->ctx.sp = sp;
   t->ctx.diverted = 0;
+#if TC_MPU_STACK_GUARD
+  tc__cm_guard_stack_init(t);
+#endif
 }
 
 /* The tick. SysTick is a kernel interrupt like any device interrupt. */

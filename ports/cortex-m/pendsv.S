@@ -28,9 +28,26 @@
  * a switch), and a handler signalled the context it interrupted, which must be diverted
  * through the signal trampoline once it is saved.
  */
+#include "tacet_cm_guard.h"
+
         .syntax unified
         .thumb
         .text
+
+/*
+ * With the MPU stack guard (TC_MPU_STACK_GUARD, guard.c) the handler also moves the guard
+ * region: as soon as `cur` names the incoming context, one store of that context's
+ * precomputed RBAR value (address, VALID, region number; the region's size and no-access
+ * attributes never change) puts the region below its stack: 3 instructions. No barrier: the
+ * exception return that ends the handler makes the new region effective for the context
+ * it returns to, and nothing in between touches a guard. A guard of fewer than 64 bytes also
+ * splits the save, EXC_RETURN first: a save that does not fit then faults on its first
+ * write, in the region, instead of writing its lowest word below it (STMDB writes upwards).
+ */
+#if TC_MPU_STACK_GUARD
+#define MPU_RBAR 0xE000ED9C
+#define GUARD_OFFSET 8 /* tc_cm_context.guard */
+#endif
 
         .globl  PendSV_Handler
         .type   PendSV_Handler, %function
@@ -44,11 +61,22 @@ PendSV_Handler:
         it      eq
         vstmdbeq r12!, {s16-s31}
 #endif
+#if TC_MPU_STACK_GUARD && TC_CM_STACK_GUARD_SIZE < 64
+        str     lr, [r12, #-4]!
+        stmdb   r12!, {r4-r11}
+#else
         stmdb   r12!, {r4-r11, lr}
+#endif
         str     r12, [r0]               /* cur->sp */
         str     r1, [r3]                /* cur = next */
         cbnz    r2, 2f                  /* a handler's decision, signals: C first (rare) */
-1:      ldr     r0, [r1]                /* next->sp */
+1:
+#if TC_MPU_STACK_GUARD
+        ldr     r2, [r1, #GUARD_OFFSET] /* the guard follows `cur` */
+        ldr     r3, =MPU_RBAR
+        str     r2, [r3]
+#endif
+        ldr     r0, [r1]                /* next->sp */
         ldmia   r0!, {r4-r11, lr}
 #if defined(__ARM_FP)
         tst     lr, #0x10

@@ -29,6 +29,7 @@ set(TACET_PORT_SOURCES
   ${_cm}/pendsv.S
   ${_cm}/trampoline.c
   ${_cm}/trampoline.S
+  ${_cm}/guard.c
   ${_cm}/startup.c
   ${_cm}/semihosting.c
   ${_cm_board}/${TACET_CM_BOARD}.c)

@@ -35,13 +35,17 @@ extern tc_cm_vector __init_array_start[], __init_array_end[];
 void Reset_Handler(void);
 void tc__cm_unexpected(void);
 void tc__cm_fault_entry(void);
-void tc__cm_fault(const uint32_t *frame, uint32_t exc_return);
 void tc__cm_reset_c(void);
 
 #define WEAK_DEFAULT(name, dflt) void name(void) __attribute__((weak, alias(#dflt)))
 WEAK_DEFAULT(NMI_Handler, tc__cm_unexpected);
 WEAK_DEFAULT(HardFault_Handler, tc__cm_fault_entry);
+#if TC_MPU_STACK_GUARD
+void tc__cm_guard_entry(void);
+WEAK_DEFAULT(MemManage_Handler, tc__cm_guard_entry);
+#else
 WEAK_DEFAULT(MemManage_Handler, tc__cm_fault_entry);
+#endif
 WEAK_DEFAULT(BusFault_Handler, tc__cm_fault_entry);
 WEAK_DEFAULT(UsageFault_Handler, tc__cm_fault_entry);
 WEAK_DEFAULT(SVC_Handler, tc__cm_unexpected);
@@ -135,9 +139,9 @@ static void put_hex(const char *label, uint32_t v)
   char b[12] = " ";
   strcat(b, label);
   put(b);
-  char h[11] = "=0x";
+  char h[12] = "=0x";
   for (int i = 0; i < 8; i++) h[3 + i] = "0123456789abcdef"[(v >> (28 - 4 * i)) & 0xFu];
-  h[10] = '\0';
+  h[11] = '\0';
   put(h);
 }
 
@@ -169,11 +173,28 @@ __attribute__((naked)) void tc__cm_fault_entry(void)
                  "b tc__cm_fault");
 }
 
+#if TC_MPU_STACK_GUARD
+/* MemManage with the MPU stack guard: guard.c tells an overflow from another fault and
+ * returns the EXC_RETURN to leave with (it reports other faults as below). */
+__attribute__((naked)) void tc__cm_guard_entry(void)
+{
+  __asm volatile("mov r0, lr\n\t"
+                 "mov r1, sp\n\t"
+                 "push {r0, lr}\n\t" /* (and the 8-byte alignment of the main stack) */
+                 "bl tc__cm_guard_fault\n\t"
+                 "pop {r1, lr}\n\t"
+                 "bx r0");
+}
+#endif
+
 void tc__cm_fault(const uint32_t *frame, uint32_t exc_return)
 {
   static const char *const names[] = {"?", "?", "NMI", "HardFault", "MemManage", "BusFault", "UsageFault"};
   uint32_t n = ipsr();
   __asm volatile("cpsid i");
+#if TC_MPU_STACK_GUARD
+  tc__cm_guard_fatal(exc_return); /* an overflow caught where it cannot be stopped: named */
+#endif
   put("tacet: fault: ");
   put(n < 7 ? names[n] : "?");
   put_hex("pc", frame[6]);

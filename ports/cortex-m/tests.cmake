@@ -18,7 +18,8 @@ set(TACET_TEST_CONFIGS
   "base|"
   "prio1024|TC_PRIORITIES=1024"
   "nochecks|TC_CHECKS=0"
-  "irqoff|TC_IRQ_OFF_MEASURE=1")
+  "irqoff|TC_IRQ_OFF_MEASURE=1"
+  "mpuguard|TC_MPU_STACK_GUARD=1")
 set(harness tct.c tct_cortex_m.c)
 set(tests ${TACET_TESTS} test_cortex_m)
 
@@ -42,3 +43,36 @@ add_executable(test_cortex_m.spin test_cortex_m.c ${harness})
 target_link_libraries(test_cortex_m.spin PRIVATE tacet_kernel_spin)
 target_compile_options(test_cortex_m.spin PRIVATE ${TACET_WARNINGS} -Wno-missing-prototypes)
 tacet_add_test(test_cortex_m.spin)
+
+# The MPU stack guard (docs/stack-guard.md): every test above runs with it in the `mpuguard`
+# configuration; test_stack_guard overflows stacks every way the port knows, and
+# test_stack_guard_fatal the overflows that stop the run (each its own run, by -append). On
+# the M4F, test_stack_guard also runs with a 32-byte guard (`mpuguard32`), smaller than an FP
+# frame: the lazy save of the FPU registers (MLSPERR) is then what faults.
+function(tacet_guard_test exe kernel)
+  add_executable(${exe} ${ARGN} ${harness})
+  target_link_libraries(${exe} PRIVATE ${kernel})
+  target_include_directories(${exe} PRIVATE ${PROJECT_SOURCE_DIR}/kernel)
+  target_compile_options(${exe} PRIVATE ${TACET_WARNINGS} -Wno-missing-prototypes)
+endfunction()
+tacet_guard_test(test_stack_guard.mpuguard tacet_kernel_mpuguard test_stack_guard.c)
+tacet_add_test(test_stack_guard.mpuguard)
+tacet_guard_test(test_stack_guard_fatal.mpuguard tacet_kernel_mpuguard test_stack_guard_fatal.c)
+foreach(pair
+    "masked|tacet: panic: stack overflow where no thread can be stopped \\(kernel masked\\): v"
+    "hisr|hook: h.*tacet: panic: stack overflow in an HISR \\(it cannot be terminated\\): h"
+    "signal|tacet: panic: stack overflow: no room for a signal frame: v"
+    "idle|tacet: panic: stack overflow in the startup/idle context"
+    "other|tacet: fault: MemManage pc=0xe0000000")
+  string(REPLACE "|" ";" p "${pair}")
+  list(GET p 0 scenario)
+  list(GET p 1 expected)
+  add_test(NAME test_stack_guard_fatal.${scenario} COMMAND test_stack_guard_fatal.mpuguard -append ${scenario})
+  set_tests_properties(test_stack_guard_fatal.${scenario} PROPERTIES PASS_REGULAR_EXPRESSION "${expected}"
+                       TIMEOUT 60)
+endforeach()
+if(TACET_CPU STREQUAL "cortex-m4f")
+  tacet_kernel_library(tacet_kernel_mpuguard32 DEFINITIONS TC_MPU_STACK_GUARD=1 TC_CM_STACK_GUARD_SIZE=32)
+  tacet_guard_test(test_stack_guard.mpuguard32 tacet_kernel_mpuguard32 test_stack_guard.c)
+  tacet_add_test(test_stack_guard.mpuguard32)
+endif()

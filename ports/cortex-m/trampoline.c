@@ -73,6 +73,13 @@ void tc__cm_signal_divert(tc_cm_context *ctx)
   const uint32_t *frame = sp + saved;
 
   uint32_t *nsp = sp - added;
+#if TC_MPU_STACK_GUARD
+  /* Written by the kernel on a saved stack, whose guard is not armed: checked here instead.
+   * The thread is not running and the kernel is masked in the middle of a service or of
+   * PendSV: no place to terminate it. */
+  if ((uint8_t *)nsp < ((tc_thread *)(void *)ctx)->stack_base)
+    TC_PORT_PANIC("stack overflow: no room for a signal frame", ((tc_thread *)(void *)ctx)->name);
+#endif
   memmove(nsp, sp, saved * sizeof *sp);
   uint32_t *f = nsp + saved;
   memset(f, 0, added * sizeof *f);

@@ -46,12 +46,17 @@
 #error "TC_CM_TICK_PRIORITY must be a kernel priority (>= TC_CM_BASEPRI)"
 #endif
 
+#include "tacet_cm_guard.h"
+
 /* A thread's saved context: its process stack pointer. Below it on the thread's stack lie
  * r4-r11 and EXC_RETURN (9 words), s16-s31 when EXC_RETURN bit 4 is clear, then the frame
  * the hardware pushed. The kernel embeds it at offset 0 of tc_thread. */
 typedef struct {
   void *sp;
   uint32_t diverted; /* its return leads through the signal trampoline (trampoline.c) */
+#if TC_MPU_STACK_GUARD
+  uint32_t guard; /* its guard region, as PendSV writes it into MPU_RBAR: address, VALID, number */
+#endif
 } tc_cm_context;
 
 /* The switch request shared with the PendSV handler (pendsv.S relies on this layout). */
