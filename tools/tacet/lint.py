@@ -93,6 +93,9 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
     Configuration("cortex-m3-lean", CORTEX_M, (*CM3, *OS, *LEAN)),
     Configuration("cortex-m3-bench", CORTEX_M, (*CM3, "TC_CM_IDLE_WFI=0", "TC_PRIORITIES=1024")),
     Configuration("cortex-m4f", CORTEX_M, (*CM4F, *OS, "TC_CM_TICKLESS=0")),
+    # The MPU stack guard (docs/stack-guard.md), on both cores: the M4F's guard differs.
+    Configuration("cortex-m3-mpuguard", CORTEX_M, (*CM3, *OS, "TC_MPU_STACK_GUARD=1")),
+    Configuration("cortex-m4f-mpuguard", CORTEX_M, (*CM4F, *OS, "TC_MPU_STACK_GUARD=1")),
 )
 
 
