@@ -198,9 +198,10 @@ static bool in_use_block(const tc_byte_pool *bp, const block *b)
       (!(right->head & PREV_IN_USE) || (right->tag != used_tag(bp) && right->tag != free_tag(bp))))
     return false;
   if (!(b->head & PREV_IN_USE)) {
+    /* The first block has no left neighbour: its size copy would lie before the pool. */
+    if ((const uint8_t *)b == bp->start) return false;
     size_t left_size = ((const size_t *)b)[-1];
-    if ((const uint8_t *)b == bp->start || left_size < MIN_BLOCK || left_size % 8 != 0 ||
-        left_size > (size_t)((const uint8_t *)b - bp->start))
+    if (left_size < MIN_BLOCK || left_size % 8 != 0 || left_size > (size_t)((const uint8_t *)b - bp->start))
       return false;
     const block *left = (const block *)((const uint8_t *)b - left_size);
     if (left->tag != free_tag(bp) || left->head != (left_size | PREV_IN_USE)) return false;
