@@ -198,9 +198,10 @@ static bool in_use_block(const tc_byte_pool *bp, const block *b)
       (!(right->head & PREV_IN_USE) || (right->tag != used_tag(bp) && right->tag != free_tag(bp))))
     return false;
   if (!(b->head & PREV_IN_USE)) {
+    /* The first block has no left neighbour: its size copy would lie before the pool. */
+    if ((const uint8_t *)b == bp->start) return false;
     size_t left_size = ((const size_t *)b)[-1];
-    if ((const uint8_t *)b == bp->start || left_size < MIN_BLOCK || left_size % 8 != 0 ||
-        left_size > (size_t)((const uint8_t *)b - bp->start))
+    if (left_size < MIN_BLOCK || left_size % 8 != 0 || left_size > (size_t)((const uint8_t *)b - bp->start))
       return false;
     const block *left = (const block *)((const uint8_t *)b - left_size);
     if (left->tag != free_tag(bp) || left->head != (left_size | PREV_IN_USE)) return false;
@@ -371,7 +372,8 @@ static const char *check_pool(const tc_byte_pool *bp)
   while (p < bp->end) {
     const block *b = (const block *)p;
     size_t size = bsize(b);
-    if (size < MIN_BLOCK || size % 8 != 0 || size > (size_t)(bp->end - p)) return "byte pool block size corrupted";
+    /* (bsize() is a multiple of 8; a size past the end stops the walk, so p ends at end.) */
+    if (size < MIN_BLOCK || size > (size_t)(bp->end - p)) return "byte pool block size corrupted";
     if (((b->head & PREV_IN_USE) != 0) != prev_used) return "byte pool PREV_IN_USE disagrees with its neighbour";
     if ((b->head & IN_USE) != 0u) {
       if (b->tag != used_tag(bp)) return "byte pool block header overwritten";
@@ -392,7 +394,6 @@ static const char *check_pool(const tc_byte_pool *bp)
     }
     p += size;
   }
-  if (p != bp->end) return "byte pool blocks do not tile the pool";
   if (expected_free != NULL) return "byte pool free list continues past the free blocks";
   if (free_bytes != bp->available || n_free != bp->free_blocks || n_used != bp->used_blocks)
     return "byte pool counters disagree with its blocks";

@@ -23,7 +23,9 @@ static bool is_context(const tc_thread *t)
                                      : t->magic == TC_MAGIC_HISR_CTX && (t->flags & TC_TF_HISR);
 }
 
-/* Links of a circular list are mutually consistent; counts its nodes into *n. */
+/* Links of a circular list are mutually consistent; counts its nodes into *n. The walk needs
+ * no bound: with next->prev == x for every node passed, no node has two predecessors, so the
+ * walk comes back to the head before it could visit a node twice. */
 static const char *check_links(const tc_list *l, size_t *n)
 {
   *n = 0;
@@ -35,7 +37,6 @@ static const char *check_links(const tc_list *l, size_t *n)
     FAIL_IF(x->next->prev != x, "list links disagree (next->prev)");
     x = x->next;
     (*n)++;
-    FAIL_IF(*n > 1000000u, "list does not close (cycle not through its head)");
   } while (x != h);
   return NULL;
 }

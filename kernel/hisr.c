@@ -151,7 +151,6 @@ tc_status tc_hisr_delete(tc_hisr *h)
   tc__list_remove(&tc__k.hisrs, &h->created_node);
   h->magic = 0;
   h->ctx.magic = 0;
-  if (tc__k.last_ran == &h->ctx) tc__k.last_ran = NULL;
   tc__unlock(s);
   return TC_OK;
 }
@@ -216,7 +215,7 @@ const char *tc__hisr_check(void)
       const tc_hisr *h = TC_CONTAINER_OF(TC_THREAD_OF(x), tc_hisr, ctx);
       if (x->next == NULL || x->next->prev != x) return "HISR list links disagree";
       if (h->magic != TC_MAGIC_HISR || h->priority != p) return "HISR queued in the wrong list";
-      if (++queued > 1000000u) return "HISR list does not close";
+      queued++; /* no bound needed: see check_links() in check.c */
       x = x->next;
     } while (x != tc__k.hisr_ready[p].head);
   }

@@ -78,7 +78,10 @@ typedef struct {
                             the moment it is chosen, even while the switch to it waits for an
                             interrupt handler's exit or the scheduler lock, or an HISR runs */
   tc_thread *last_ran;   /* the context that went idle not ready, to tell an idle gap that
-                            ends with the same context from a switch (TC_STATS) */
+                            ends with the same context from a switch (TC_STATS). Set when a
+                            gap begins, read when it ends, and nothing is deleted in between
+                            (only handlers run then, and they may not delete): a deletion
+                            need not clear it */
   uint32_t ready_group;  /* bit w (from the top) set when ready_map[w] != 0; kept only when
                             TC_MAP_WORDS > 1 (with one word it would repeat ready_map[0]) */
   uint32_t ready_map[TC_MAP_WORDS];     /* bit p%32 (from the top) set when list p non-empty */

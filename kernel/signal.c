@@ -28,10 +28,8 @@
 #define SIG_INTERRUPTED 0x02u /* ... and it ran because a signal ended a wait */
 #define SIG_ABORT       0x04u /* ... which tc_signal_abort_wait() asked to end for good */
 
-static inline bool thread_valid(const tc_thread *t)
-{
-  return t != NULL && t->magic == TC_MAGIC_THREAD && !(t->flags & TC_TF_HISR);
-}
+/* An HISR's context has a magic of its own (TC_MAGIC_HISR_CTX): no flag test is needed. */
+static inline bool thread_valid(const tc_thread *t) { return t != NULL && t->magic == TC_MAGIC_THREAD; }
 
 static inline bool finished(const tc_thread *t) { return t->state == TC_COMPLETED || t->state == TC_TERMINATED; }
 
@@ -80,7 +78,8 @@ void tc__signal_deliver(void)
 {
   tc_thread *t = tc__k.current;
   unsigned s = tc__lock();
-  if (t == NULL || (t->flags & TC_TF_HISR) || t->signals == 0 || (t->signal_state & SIG_RUNNING)) {
+  /* (An HISR's context never has signals: tc_signal_send() refuses it.) */
+  if (t == NULL || t->signals == 0 || (t->signal_state & SIG_RUNNING)) {
     tc__unlock(s);
     return;
   }

@@ -117,7 +117,8 @@ const char *tc__taskport_check(void)
     bool self_waits = t->wait_q == &t->port_waiters;
     if (self_waits && (t->port_full || waiting != 1)) return "thread waits for a word beside a word or posters";
     if (!self_waits && waiting != 0 && !t->port_full) return "posters wait for an empty task port slot";
-    if ((t->state == TC_COMPLETED || t->state == TC_TERMINATED) && (t->port_full || waiting != 0))
+    /* (Posters waiting at an empty slot were refused just above.) */
+    if ((t->state == TC_COMPLETED || t->state == TC_TERMINATED) && t->port_full)
       return "an ended thread's task port is still in use";
     n = n->next;
   } while (n != tc__k.threads.head);

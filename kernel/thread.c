@@ -123,7 +123,6 @@ tc_status tc_thread_delete(tc_thread *t)
   tc__thread_counters(t, &in, &preempted, &cycles);
   tc__k.deleted_switches_in += in;
   tc__k.deleted_preempted += preempted;
-  if (tc__k.last_ran == t) tc__k.last_ran = NULL;
   tc__unlock(s);
   return TC_OK;
 }

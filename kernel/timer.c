@@ -247,7 +247,8 @@ const char *tc__timer_check(void)
       n = n->next;
     } while (n != tc__k.timers_due.head);
   }
-  if (queued != owing) return "timers owing callbacks missing from the due list";
+  /* queued == owing here: each owing timer is in the due list (checked above) and the walk
+   * counted every node of it without passing owing. */
   if (queued != 0 && timers_hisr.ctx.state != TC_READY) return "timer callbacks due and the timers' HISR not activated";
   return NULL;
 }

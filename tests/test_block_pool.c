@@ -7,6 +7,7 @@
 
 static tc_thread th[6];
 static tc_block_pool bp, bp2;
+static tc_block_pool bp3 __attribute__((unused)); /* only the front layer's refusals use it */
 static uint64_t mem[256] __attribute__((aligned(8)));
 static uint64_t mem2[64] __attribute__((aligned(8)));
 
@@ -30,6 +31,13 @@ static uint32_t available(const tc_block_pool *p)
 static void create_and_geometry(void)
 {
   tct_begin();
+  static uint64_t local[4];
+  (void)local; /* unused when TC_CHECKS=0 */
+  EXPECT_ARG(tc_block_free(&local[2]), TC_INVALID); /* no pool at all */
+  EXPECT_ARG(tc_block_pool_create(&bp, "x", SIZE_MAX / 2 + 1, mem, sizeof mem), TC_INVALID);
+  /* Memory that would wrap around the address space, or end before its first aligned byte. */
+  EXPECT_ARG(tc_block_pool_create(&bp, "x", 8, mem, UINTPTR_MAX - (uintptr_t)mem + 1), TC_INVALID);
+  EXPECT_ARG(tc_block_pool_create(&bp, "x", 8, (uint8_t *)mem + 1, 3), TC_INVALID);
   EXPECT_ARG(tc_block_pool_create(NULL, "x", 8, mem, sizeof mem), TC_INVALID);
   EXPECT_ARG(tc_block_pool_create(&bp, "x", 8, NULL, sizeof mem), TC_INVALID);
   EXPECT_ARG(tc_block_pool_create(&bp, "x", 0, mem, sizeof mem), TC_INVALID);
@@ -66,6 +74,26 @@ static void create_and_geometry(void)
   OK(tc_block_pool_delete(&bp));
   EXPECT_ARG(tc_block_pool_delete(&bp), TC_INVALID);
   OK(tc_block_pool_create(&bp, "bp", 8, mem, sizeof mem)); /* the block can be used again */
+}
+
+/* Pools side by side in one buffer, the second created below the first: each block goes
+ * back to its own pool. */
+static void pools_side_by_side(void)
+{
+  tct_begin();
+  size_t half = sizeof mem2 / 2;
+  OK(tc_block_pool_create(&bp2, "upper", 8, (uint8_t *)mem2 + half, half));
+  OK(tc_block_pool_create(&bp, "lower", 8, mem2, half));
+  EXPECT_ARG(tc_block_pool_create(&bp3, "across", 8, (uint8_t *)mem2 + half - 16, 32), TC_INVALID);
+  void *lo, *hi;
+  OK(tc_block_alloc(&bp, &lo, TC_NO_WAIT));
+  OK(tc_block_alloc(&bp2, &hi, TC_NO_WAIT));
+  CHECK((uint8_t *)lo < (uint8_t *)mem2 + half && (uint8_t *)hi >= (uint8_t *)mem2 + half);
+  uint32_t total = available(&bp) + 1u;
+  OK(tc_block_free(hi));
+  OK(tc_block_free(lo));
+  CHECK_EQ(available(&bp), total);
+  CHECK_EQ(available(&bp2), total);
 }
 
 /* ---- allocation ---------------------------------------------------------------------------- */
@@ -111,6 +139,7 @@ static void bad_frees_change_nothing(void)
   (void)local; /* unused when TC_CHECKS=0 */
   EXPECT_ARG(tc_block_free(&local[2]), TC_INVALID);                  /* not pool memory */
   EXPECT_ARG(tc_block_free((uint8_t *)a + 8), TC_INVALID);           /* inside a block */
+  EXPECT_ARG(tc_block_free((uint8_t *)a + 4), TC_INVALID);           /* unaligned */
   EXPECT_ARG(tc_block_free((uint8_t *)a - TC_BLOCK_HEADER), TC_INVALID); /* its slot start */
   EXPECT_ARG(tc_block_free((uint8_t *)mem + TC_BLOCK_POOL_MEM(SMALL_SIZE, N_SMALL) + 8), TC_INVALID);
   /* A block of another pool goes back to that pool. */
@@ -278,6 +307,7 @@ static void interrupts_and_locks(void)
 
 TCT_MAIN("test_block_pool",
          TCT_CASE(create_and_geometry),
+         TCT_CASE(pools_side_by_side),
          TCT_CASE(exhaust_and_refill),
          TCT_CASE(bad_frees_change_nothing),
          TCT_CASE(corruption_is_detected),

@@ -1,6 +1,6 @@
 /* Byte pools: alignment and sizes, first fit, coalescing with either and both neighbours,
- * fragmentation then one large allocation, double frees and foreign pointers refused with
- * the pool intact, a randomized workout with the invariants checked after every step,
+ * fragmentation then one large allocation, double frees, foreign pointers and headers forged
+ * in an allocation refused with the pool intact, a randomized workout with the invariants checked after every step,
  * waiters in priority order (a large first waiter holds back smaller ones; when it leaves
  * the next are served at once), timeouts, deletion, interrupt use, caller errors. */
 #include <string.h>
@@ -24,6 +24,12 @@ static tc_byte_pool_info_t info(const tc_byte_pool *p)
 static void create_and_sizes(void)
 {
   tct_begin();
+  static uint64_t local[4];
+  (void)local; /* unused when TC_CHECKS=0 */
+  EXPECT_ARG(tc_byte_free(&local[2]), TC_INVALID); /* no pool at all */
+  /* Memory that would wrap around the address space, or holds no aligned block. */
+  EXPECT_ARG(tc_byte_pool_create(&bp, "x", mem, UINTPTR_MAX - (uintptr_t)mem + 1), TC_INVALID);
+  EXPECT_ARG(tc_byte_pool_create(&bp, "x", (uint8_t *)mem + 1, 3), TC_INVALID);
   EXPECT_ARG(tc_byte_pool_create(NULL, "x", mem, sizeof mem), TC_INVALID);
   EXPECT_ARG(tc_byte_pool_create(&bp, "x", NULL, sizeof mem), TC_INVALID);
   EXPECT_ARG(tc_byte_pool_create(&bp, "x", mem, TC_BYTE_MIN_BLOCK - 1), TC_INVALID);
@@ -177,6 +183,86 @@ static void bad_frees_change_nothing(void)
   OK(tc_byte_pool_delete(&bp2));
   EXPECT_ARG(tc_byte_free(d), TC_INVALID); /* its pool is gone */
   OK(tc_byte_free(c));
+  CHECK_EQ(info(&bp).free_blocks, 1);
+}
+
+/* Headers forged in an allocation (the application's memory, which it may fill with anything)
+ * are refused at every check of the block and its neighbours, the pool untouched. The
+ * header layout is byte_pool.c's: size and flags (1 in use, 2 previous in use), then the
+ * tag; a free block ends with a copy of its size. */
+typedef struct {
+  size_t head;
+  uintptr_t tag;
+} forged;
+
+static void forged_headers_refused(void)
+{
+  tct_begin();
+  OK(tc_byte_pool_create(&bp, "bp", mem, sizeof mem));
+  void *first, *u;
+  OK(tc_byte_alloc(&bp, &first, 64, TC_NO_WAIT));
+  OK(tc_byte_alloc(&bp, &u, 1024, TC_NO_WAIT));
+  tc_byte_pool_info_t before = info(&bp);
+  const forged *real = (const forged *)((uint8_t *)u - TC_BYTE_HEADER);
+  const uintptr_t used_tag = real->tag;
+  const forged *rest = (const forged *)((const uint8_t *)real + (real->head & ~(size_t)7u));
+  const uintptr_t free_tag = rest->tag; /* the free block after u */
+  CHECK(used_tag != free_tag && (rest->head & 1u) == 0);
+
+  /* In u: a left block L (64 bytes), the forged block F (64), its right neighbour R. */
+  uint8_t *l = (uint8_t *)u + 64, *f = l + 64, *r = f + 64;
+  forged *F = (forged *)f, *R = (forged *)r, *L = (forged *)l;
+  size_t *left_size = (size_t *)f - 1;
+  void *victim = f + TC_BYTE_HEADER;
+  R->head = 64u | 2u | 1u;
+  R->tag = used_tag;
+  F->tag = used_tag;
+  (void)victim, (void)L, (void)left_size; /* unused when TC_CHECKS=0 */
+
+  F->head = 64u | 2u; /* not in use */
+  EXPECT_ARG(tc_byte_free(victim), TC_INVALID);
+  F->head = 8u | 2u | 1u; /* smaller than any block */
+  EXPECT_ARG(tc_byte_free(victim), TC_INVALID);
+  F->head = sizeof mem | 2u | 1u; /* past the pool's end */
+  EXPECT_ARG(tc_byte_free(victim), TC_INVALID);
+  F->head = 64u | 2u | 1u;
+  R->head = 64u | 1u; /* the right neighbour says F is free */
+  EXPECT_ARG(tc_byte_free(victim), TC_INVALID);
+  R->head = 64u | 2u | 1u;
+  R->tag = 0x5a5a5a5au; /* the right neighbour is no block */
+  EXPECT_ARG(tc_byte_free(victim), TC_INVALID);
+  R->tag = free_tag;
+
+  /* F says its left neighbour is free: L, found through the size copy before F. */
+  F->head = 64u | 1u;
+  static const size_t bad_left[3] = {8u, 68u, sizeof mem};
+  for (unsigned i = 0; i < 3; i++) {
+    *left_size = bad_left[i]; /* too small, not a multiple of 8, before the pool */
+    EXPECT_ARG(tc_byte_free(victim), TC_INVALID);
+  }
+  *left_size = 64u;
+  L->head = 64u | 2u;
+  L->tag = used_tag; /* no free block */
+  EXPECT_ARG(tc_byte_free(victim), TC_INVALID);
+  L->tag = free_tag;
+  L->head = 64u; /* a free block whose left neighbour is free too */
+  EXPECT_ARG(tc_byte_free(victim), TC_INVALID);
+
+  /* The pool's first block claims a free left neighbour: there is none, and no size copy of
+   * one to read before the pool (the check once read it: AddressSanitizer, build/sim-asan). */
+  forged *head = (forged *)((uint8_t *)first - TC_BYTE_HEADER);
+  head->head &= ~(size_t)2u;
+#if TC_CHECKS /* without the front layer a damaged header is trusted */
+  CHECK_EQ(tc_byte_free(first), TC_INVALID);
+#endif
+  head->head |= 2u;
+  STEP();
+
+  tc_byte_pool_info_t after = info(&bp);
+  CHECK_EQ(after.used_blocks, before.used_blocks);
+  CHECK_EQ(after.available, before.available);
+  OK(tc_byte_free(u));
+  OK(tc_byte_free(first));
   CHECK_EQ(info(&bp).free_blocks, 1);
 }
 
@@ -412,6 +498,7 @@ TCT_MAIN("test_byte_pool",
          TCT_CASE(first_fit_and_coalescing),
          TCT_CASE(no_tiny_fragments),
          TCT_CASE(bad_frees_change_nothing),
+         TCT_CASE(forged_headers_refused),
          TCT_CASE(corruption_is_detected),
          TCT_CASE(random_workout),
          TCT_CASE(large_waiter_first_then_the_rest),

@@ -487,6 +487,13 @@ static void refuse_context(tc_thread *c, tc_hisr *h)
 
 /* The API hands an HISR's context out (last_preempted_by); the thread services refuse it,
  * whether the HISR is inactive or activated (queued behind the scheduler lock). */
+static void reused_entry(void *arg)
+{
+  (void)arg;
+  CHECK(tc_thread_self() == &H0->ctx);
+  tct_log("reused");
+}
+
 static void preempted_by_h0(void *arg)
 {
   (void)arg;
@@ -510,6 +517,13 @@ static void hisr_context_is_not_a_thread(void)
   OK(tc_thread_create(A, "a", preempted_by_h0, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
   CHECK_EQ(tct_run_kernel(), 0);
   CHECK_LOG("h0 h0 a");
+
+  /* A new run of the kernel forgets the HISR: its memory, context included, may serve
+   * again, here as a thread's control block. */
+  tct_begin();
+  OK(tc_thread_create(&H0->ctx, "reused", reused_entry, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("reused");
 }
 
 TCT_MAIN("test_hisr",

@@ -385,6 +385,53 @@ static void innermost_preemption_resumes_first(void)
   CHECK_EQ(inner_turn, 1);
 }
 
+/* Two preempted threads in one ready list: B (12, threshold 4) is preempted by A (3,
+ * threshold 1), A by C; C moves A to priority 12 (still preempted: it goes in front of B) and
+ * raises A's threshold to 5, below B's 4. When C stops, B resumes first (the stricter
+ * threshold) from behind A; preempted again, B goes back in front of A; when it resumes once
+ * more it moves behind A, whose turn comes when B is done. */
+static void two_b(void *arg)
+{
+  (void)arg;
+  tct_log("B1");
+  OK(tc_thread_resume(L)); /* A: 3 beats B's threshold 4 */
+  tct_log("B2");
+  OK(tc_thread_resume(H)); /* C: 0 beats B's threshold 4 */
+  tct_log("B3");
+}
+
+static void two_a(void *arg)
+{
+  (void)arg;
+  tct_log("A1");
+  OK(tc_thread_resume(H)); /* C: 0 beats A's threshold 1 */
+  tct_log("A2");
+}
+
+static void two_c(void *arg)
+{
+  (void)arg;
+  tct_log("C1");
+  OK(tc_thread_priority_change(L, 12, NULL));
+  tc_thread_info_t i;
+  OK(tc_thread_info(L, &i));
+  CHECK_EQ(i.priority, 12);
+  CHECK_EQ(i.threshold, 1);
+  OK(tc_thread_threshold_change(L, 5, NULL));
+  OK(tc_thread_suspend(H));
+  tct_log("C2");
+}
+
+static void two_preempted_threads_of_one_priority(void)
+{
+  tct_begin();
+  make(M, "B", two_b, 12, 4, TC_AUTO_START);
+  make(L, "A", two_a, 3, 1, 0);
+  make(H, "C", two_c, 0, 0, 0);
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("B1 A1 C1 B2 C2 B3 A2");
+}
+
 /* ---- equal priorities, yield, time slices ------------------------------------------------ */
 
 static void eq_first(void *arg)
@@ -779,6 +826,7 @@ TCT_MAIN("test_pts",
          TCT_CASE(priority_change_and_threshold),
          TCT_CASE(priority_change_of_preempted_thread),
          TCT_CASE(innermost_preemption_resumes_first),
+         TCT_CASE(two_preempted_threads_of_one_priority),
          TCT_CASE(equal_priority_and_yield),
          TCT_CASE(yield_gives_up_threshold),
          TCT_CASE(time_slices_with_and_without_threshold),

@@ -2,7 +2,7 @@
  * nesting), interrupting a sleep (it goes on to its deadline, or ends if the handler asks),
  * interrupting a pool wait (it restarts: a block freed meanwhile is found, a pool deleted
  * meanwhile is reported, the timeout keeps its deadline), sending from an interrupt, a
- * handler that itself blocks; delivery to a thread that the sender preempted, one that is
+ * handler that itself blocks, an abort while a handler that interrupted no wait runs; delivery to a thread that the sender preempted, one that is
  * suspended, and one that has not started yet (the port's part, tc__signal_deliver: on the
  * sim port where a switch returns, on Cortex-M through the PendSV trampoline). Delivery to
  * the thread an interrupt handler interrupted is tested by each port (test_sim_deferred,
@@ -36,8 +36,9 @@ static void error_thread(void *arg)
   EXPECT(tc_signal_send(B, 1), TC_STATE_ERROR);    /* no handler */
   EXPECT(tc_signal_abort_wait(), TC_CALLER_ERROR); /* not in a handler */
   CHECK_EQ(tc_signal_pending(NULL), 0);
+  OK(tc_signal_handler_set(B, log_handler));
   OK(tc_thread_resume(B)); /* B (higher) completes */
-  EXPECT(tc_signal_send(B, 1), TC_STATE_ERROR);                 /* completed */
+  EXPECT(tc_signal_send(B, 1), TC_STATE_ERROR);                 /* completed, with a handler */
   EXPECT(tc_signal_handler_set(B, log_handler), TC_STATE_ERROR); /* completed */
   OK(tc_signal_handler_set(A, log_handler));
   OK(tc_signal_handler_set(A, NULL));
@@ -320,6 +321,28 @@ static void byte_pool_wait_restarts(void)
   CHECK_LOG("b@2 h1@2 alloc:0@2");
 }
 
+static void bytes_signal_then_delete(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_sleep(2));
+  OK(tc_signal_send(A, 0x1));
+  OK(tc_byte_pool_delete(&bytes)); /* A is not in the queue now; it finds out on restart */
+  tct_log("b@%u", (unsigned)tc_tick_get());
+}
+
+static void byte_pool_deleted_before_the_restart(void)
+{
+  tct_begin();
+  OK(tc_byte_pool_create(&bytes, "y", bytes_mem, sizeof bytes_mem));
+  tc_byte_pool_info_t i;
+  OK(tc_byte_pool_info(&bytes, &i));
+  OK(tc_byte_alloc(&bytes, &bytes_held, i.largest, TC_NO_WAIT));
+  OK(tc_thread_create(A, "a", bytes_waiter, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
+  OK(tc_thread_create(B, "b", bytes_signal_then_delete, NULL, TCT_STACK(1), 1, 1, 0, TC_AUTO_START));
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("b@2 h1@2 alloc:4@2"); /* TC_DELETED == 4 */
+}
+
 /* tc_thread_wait_abort() between the signal and the handler, or while the handler runs,
  * still ends the wait the signal interrupted. */
 static void signal_then_abort(void *arg)
@@ -385,6 +408,39 @@ static void abort_while_the_handler_runs(void)
   OK(tc_timer_create(&abort_timer, "abort", abort_a, NULL, 2, 0, TC_AUTO_ACTIVATE));
   CHECK_EQ(tct_run_kernel(), 0);
   CHECK_LOG("b@1 h1@1 abort@2 h-end@4 alloc:5@4");
+}
+
+/* A handler that a thread runs for a signal it sent itself interrupted no wait: an abort
+ * while it runs (the thread is ready, preempted in the handler) finds nothing to end. */
+static void self_working_handler(uint32_t signals)
+{
+  tct_log("h%x@%u", (unsigned)signals, (unsigned)tc_tick_get());
+  tct_work(3 * (uint64_t)tc_cycles_hz() / TC_TICK_HZ); /* the timer's abort comes in here */
+  tct_log("h-end@%u", (unsigned)tc_tick_get());
+}
+
+static void self_signaller(void *arg)
+{
+  (void)arg;
+  OK(tc_signal_handler_set(A, self_working_handler));
+  OK(tc_signal_send(A, 0x2)); /* the handler runs before the send returns */
+  OK(tc_thread_sleep(1));     /* no abort is left pending: the sleep is whole */
+  tct_log("a@%u", (unsigned)tc_tick_get());
+}
+
+static void abort_in_a(void *arg)
+{
+  (void)arg;
+  tct_log("abort:%d@%u", (int)tc_thread_wait_abort(A), (unsigned)tc_tick_get());
+}
+
+static void abort_while_a_handler_of_no_wait_runs(void)
+{
+  tct_begin();
+  OK(tc_thread_create(A, "a", self_signaller, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
+  OK(tc_timer_create(&abort_timer, "abort", abort_in_a, NULL, 2, 0, TC_AUTO_ACTIVATE));
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("h2@0 abort:10@2 h-end@3 a@4"); /* TC_STATE_ERROR == 10 */
 }
 
 /* ---- delivery by the port: to a ready, suspended or not yet started thread --------------- */
@@ -466,7 +522,9 @@ TCT_MAIN("test_signal",
          TCT_CASE(restart_finds_the_pool_deleted),
          TCT_CASE(restart_keeps_the_deadline),
          TCT_CASE(byte_pool_wait_restarts),
+         TCT_CASE(byte_pool_deleted_before_the_restart),
          TCT_CASE(abort_before_the_handler),
          TCT_CASE(abort_while_the_handler_runs),
+         TCT_CASE(abort_while_a_handler_of_no_wait_runs),
          TCT_CASE(preempted_thread_runs_its_handler_first),
          TCT_CASE(not_started_and_suspended_threads))

@@ -1,5 +1,5 @@
-/* The sim port: virtual time, simulated interrupts inside consume, switch cost, idle,
- * stop, determinism and repeated runs in one process. */
+/* The sim port: virtual time, simulated interrupts inside consume, switch cost, idle (and
+ * its tick skipping), stop, determinism and repeated runs in one process. */
 #include <stdio.h>
 #include <string.h>
 
@@ -146,6 +146,27 @@ static void idle_time_is_counted(void)
 }
 
 static void noop_lisr(void) {}
+
+/* Idle with no timeout pending until a distant interrupt: the ticks in between are skipped
+ * in one jump (tickless idle) and still counted. */
+static void suspends_then_logs_tick(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_suspend(H));
+  tct_log("H@tick%u", (unsigned)tc_tick_get());
+}
+
+static void idle_without_timeouts_keeps_the_tick_count(void)
+{
+  tct_begin();
+  OK(tc_thread_create(H, "H", suspends_then_logs_tick, NULL, TCT_STACK(1), 1, 1, 0, TC_AUTO_START));
+  OK(tc_sim_irq_at(10 * tc_sim_cycles_per_tick() + tc_sim_cycles_per_tick() / 2, irq_resume_high));
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("H@tick10");
+  tc_kernel_stats_t k;
+  tc_kernel_stats(&k);
+  CHECK_EQ(k.idle_cycles, 10 * tc_sim_cycles_per_tick() + tc_sim_cycles_per_tick() / 2);
+}
 
 static void log_second(void) { tct_log("second-isr"); }
 
@@ -321,6 +342,7 @@ TCT_MAIN("test_sim",
          TCT_CASE(interrupt_preempts_inside_consume),
          TCT_CASE(switch_cost_is_charged),
          TCT_CASE(idle_time_is_counted),
+         TCT_CASE(idle_without_timeouts_keeps_the_tick_count),
          TCT_CASE(counters_carry_into_their_high_words),
          TCT_CASE(irq_at_errors),
          TCT_CASE(same_cycle_interrupts_run_before_threads),

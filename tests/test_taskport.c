@@ -1,8 +1,9 @@
 /*
  * Task ports: one word in the receiver's control block. Every status, direct hand-over to a
  * waiting receiver, posters waiting in priority order (FIFO among equals), timeouts, abort,
- * a receiver that ends with posters waiting, posting to oneself, use from an interrupt, a
- * signal handler run in the middle of a post's wait.
+ * a receiver that ends with posters waiting (or while a poster runs a signal handler),
+ * posting to oneself, use from an interrupt, a signal handler run in the middle of a post's
+ * wait.
  */
 #include "tct.h"
 
@@ -301,6 +302,54 @@ static void post_from_an_interrupt(void)
   CHECK_LOG("isr r:0:11 12 i");
 }
 
+/* ---- the receiver ends while a poster runs a signal handler ------------------------------ */
+
+/* A poster that a signal took out of its wait looks at the receiver again when its handler
+ * is done: a receiver that completed, or completed and was deleted, meanwhile is gone for it
+ * as for the posters that were still waiting (TC_DELETED). */
+static void quiet_handler(uint32_t signals) { tct_log("h%x", (unsigned)signals); }
+
+static void poster_in_handler(void *arg)
+{
+  (void)arg;
+  OK(tc_signal_handler_set(&th[2], quiet_handler));
+  tc_status st = tc_thread_post(R, 2, TC_WAIT_FOREVER); /* R's slot is full */
+  STEP();
+  tct_log("p:%d", (int)st);
+}
+
+static void end_receiver_ctl(void *arg)
+{
+  bool delete = arg != NULL;
+  OK(tc_thread_sleep(1)); /* the poster waits */
+  OK(tc_signal_send(&th[2], 0x1)); /* out of its wait; its handler runs when it gets the CPU */
+  if (delete) {
+    OK(tc_thread_terminate(R));
+    OK(tc_thread_delete(R));
+  } else {
+    OK(tc_thread_resume(R)); /* above the poster: R completes before the handler runs */
+  }
+  tct_log("ctl");
+}
+
+static void receiver_ends_during_a_posters_handler(void)
+{
+  for (int deleted = 0; deleted <= 1; deleted++) {
+    tct_begin();
+    make(0, "r", nop, NULL, 3, 0);
+    OK(tc_thread_post(R, 1, TC_NO_WAIT));
+    make(2, "p", poster_in_handler, NULL, 5, TC_AUTO_START);
+    make(1, "ctl", end_receiver_ctl, deleted ? (void *)1 : NULL, 1, TC_AUTO_START);
+    CHECK_EQ(tct_run_kernel(), 0);
+    tc_thread_info_t i;
+    if (!deleted) {
+      OK(tc_thread_info(R, &i));
+      CHECK_EQ(i.state, TC_COMPLETED);
+    }
+    CHECK_LOG("ctl h1 p:4"); /* TC_DELETED == 4 */
+  }
+}
+
 TCT_MAIN("test_taskport",
          TCT_CASE(errors_and_slot),
          TCT_CASE(hand_over_to_waiting_receiver),
@@ -309,4 +358,5 @@ TCT_MAIN("test_taskport",
          TCT_CASE(receiver_that_ends_releases_posters),
          TCT_CASE(terminate_waiting_receiver),
          TCT_CASE(signal_restarts_a_post),
-         TCT_CASE(post_from_an_interrupt))
+         TCT_CASE(post_from_an_interrupt),
+         TCT_CASE(receiver_ends_during_a_posters_handler))

@@ -1,4 +1,5 @@
 /* Every thread service: success, every error status, edge cases. */
+#include "internal.h" /* counters_carry_between_words sets a thread's counters */
 #include "tct.h"
 
 static tc_thread th[6];
@@ -432,10 +433,76 @@ static void overflow_hook(void)
   CHECK_EQ(overflow_calls, 1);
   CHECK_LOG("b smasher-continues");
 }
-#define OVERFLOW_HOOK_CASE TCT_CASE(overflow_hook),
+
+/* An overflow found when the thread blocks (the general switch), not only when it yields. */
+static void blocking_smasher(void *arg)
+{
+  (void)arg;
+  tct_stacks[0][13] = 0;
+  (void)tc_thread_sleep(1); /* switch out to idle: the check runs */
+  tct_stacks[0][13] = 0xA5;
+  STEP();
+  tct_log("smasher-continues");
+}
+
+static void overflow_hook_when_blocking(void)
+{
+  tct_begin();
+  overflowed = NULL;
+  overflow_calls = 0;
+  OK(tc_thread_create(A, "smasher", blocking_smasher, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK(overflowed == A);
+  CHECK_EQ(overflow_calls, 1);
+  CHECK_LOG("smasher-continues");
+}
+#define OVERFLOW_HOOK_CASES TCT_CASE(overflow_hook), TCT_CASE(overflow_hook_when_blocking),
 #else
-#define OVERFLOW_HOOK_CASE
+#define OVERFLOW_HOOK_CASES
 #endif
+
+/* ---- counters ---------------------------------------------------------------------------- */
+
+/* A thread's counters are 64-bit, kept as pairs of 32-bit words: the carries between the
+ * words are tested here by starting the low words near their wrap (through the kernel's
+ * private header; no test can run 2^32 switches). */
+static void counters_of_a_long_life(void *arg)
+{
+  (void)arg;
+  tc_thread_info_t before, after;
+  unsigned s = tc_interrupt_disable();
+  A->cycles_lo = UINT32_MAX - 1000u;
+  A->switches_out = UINT32_MAX; /* the next switch away carries into the high word */
+  tc_interrupt_restore(s);
+  OK(tc_thread_info(A, &before));
+  /* Run time past the wrap of the low word, across ticks that account it. */
+  uint64_t work = 3u * (tc_cycles_hz() / TC_TICK_HZ);
+  tct_work(work);
+  OK(tc_thread_info(A, &after));
+  CHECK(after.cycles >= before.cycles + work);
+  CHECK(after.cycles < before.cycles + 2u * work);
+  CHECK(after.cycles > UINT32_MAX);
+  /* Alone, A sleeps: the CPU idles and comes back to A, which is no switch (the switch
+   * away is taken back, its carry with it). */
+  CHECK_EQ(before.switches_in, (uint64_t)UINT32_MAX + 1u);
+  OK(tc_thread_sleep(1));
+  OK(tc_thread_info(A, &after));
+  CHECK_EQ(after.switches_in, before.switches_in);
+  CHECK_EQ(after.preempted, before.preempted);
+  tc_kernel_stats_t k;
+  tc_kernel_stats(&k);
+  CHECK_EQ(k.context_switches, after.switches_in);
+  tc_kernel_stats(NULL); /* nothing to fill: ignored */
+  tct_log("a");
+}
+
+static void counters_carry_between_words(void)
+{
+  tct_begin();
+  OK(tc_thread_create(A, "a", counters_of_a_long_life, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("a");
+}
 
 /* ---- scheduler lock ---------------------------------------------------------------------- */
 
@@ -490,6 +557,9 @@ static void masker(void *arg)
   unsigned s2 = tc_interrupt_disable();
   tc_interrupt_restore(s2);
   tc_interrupt_restore(s);
+  tc_isr_exit(); /* unbalanced: ignored, the caller is still a thread */
+  CHECK(tc_thread_self() == A);
+  STEP();
   tct_log("a");
 }
 
@@ -556,7 +626,8 @@ TCT_MAIN("test_thread",
          TCT_CASE(wait_abort_with_delayed_suspension),
          TCT_CASE(change_errors),
          TCT_CASE(info_and_high_water),
-         OVERFLOW_HOOK_CASE
+         OVERFLOW_HOOK_CASES
+         TCT_CASE(counters_carry_between_words),
          TCT_CASE(sched_lock_defers_preemption),
          TCT_CASE(completing_releases_lock),
          TCT_CASE(interrupt_mask_nests),
