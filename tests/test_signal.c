@@ -343,6 +343,30 @@ static void abort_before_the_handler(void)
   CHECK_LOG("b@2 h1@2 alloc:5@2"); /* TC_WAIT_ABORTED == 5 */
 }
 
+/* Found by fuzz/services.c: a thread whose wait a signal interrupted, terminated before its
+ * handler ran, has no wait left to end: tc_thread_wait_abort() says TC_STATE_ERROR, as for
+ * every ended thread (it returned TC_OK). */
+static void signal_then_terminate(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_sleep(2));
+  OK(tc_signal_send(A, 0x1)); /* A is ready now, its wait interrupted */
+  OK(tc_thread_terminate(A));
+  EXPECT(tc_thread_wait_abort(A), TC_STATE_ERROR);
+  tct_log("b@%u", (unsigned)tc_tick_get());
+}
+
+static void abort_after_the_end(void)
+{
+  tct_begin();
+  OK(tc_block_pool_create(&pool, "p", 8, pool_mem, TC_BLOCK_POOL_MEM(8, 1)));
+  OK(tc_block_alloc(&pool, &held, TC_NO_WAIT));
+  OK(tc_thread_create(A, "a", pool_waiter, (void *)(uintptr_t)TC_WAIT_FOREVER, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
+  OK(tc_thread_create(B, "b", signal_then_terminate, NULL, TCT_STACK(1), 1, 1, 0, TC_AUTO_START));
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("b@2"); /* A never ran its handler */
+}
+
 static void working_handler(uint32_t signals)
 {
   tct_log("h%x@%u", (unsigned)signals, (unsigned)tc_tick_get());
@@ -468,5 +492,6 @@ TCT_MAIN("test_signal",
          TCT_CASE(byte_pool_wait_restarts),
          TCT_CASE(abort_before_the_handler),
          TCT_CASE(abort_while_the_handler_runs),
+         TCT_CASE(abort_after_the_end),
          TCT_CASE(preempted_thread_runs_its_handler_first),
          TCT_CASE(not_started_and_suspended_threads))
