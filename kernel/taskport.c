@@ -43,6 +43,7 @@ tc_status tc_thread_post(tc_thread *to, uint32_t word, uint32_t timeout)
     if (st != TC__WAIT_RESTART) return st;
     /* A signal handler ran meanwhile (signal.c): look again, for the time left. The receiver
      * may have ended: its port is gone as for the posters that were waiting then. */
+    st = TC_OK;
     timeout = tc__wait_left();
     k = tc__lock();
     if (to->magic != TC_MAGIC_THREAD || to->state == TC_COMPLETED || to->state == TC_TERMINATED) {

@@ -320,6 +320,49 @@ static void byte_pool_wait_restarts(void)
   CHECK_LOG("b@2 h1@2 alloc:0@2");
 }
 
+/* Found by fuzz/services.c: a post waiting for a full task port, interrupted by a signal,
+ * starts over after the handler and finds the slot emptied meanwhile (or the receiver
+ * waiting): the word goes in and the post returns TC_OK. It returned the kernel's internal
+ * restart status (0x41), the word posted all the same. */
+static tc_thread *const C = &th[2];
+
+static void poster(void *arg)
+{
+  (void)arg;
+  OK(tc_signal_handler_set(A, quiet_handler));
+  OK(tc_thread_post(B, 1, TC_NO_WAIT));                 /* fills B's slot */
+  tc_status st = tc_thread_post(B, 2, (uint32_t)5);     /* waits: the slot is full */
+  tct_log("post:%d@%u", (int)st, (unsigned)tc_tick_get());
+}
+
+static void receiver(void *arg)
+{
+  (void)arg;
+  for (;;) {
+    uint32_t word = 0;
+    OK(tc_thread_receive(&word, TC_WAIT_FOREVER));
+    tct_log("got%u@%u", (unsigned)word, (unsigned)tc_tick_get());
+  }
+}
+
+static void signal_then_receive(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_sleep(2));
+  OK(tc_signal_send(A, 0x1)); /* A leaves B's posters for its handler ... */
+  OK(tc_thread_resume(B));    /* ... B takes word 1 and waits for the next: A's word 2 */
+}
+
+static void post_restarts(void)
+{
+  tct_begin();
+  OK(tc_thread_create(A, "a", poster, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
+  OK(tc_thread_create(B, "b", receiver, NULL, TCT_STACK(1), 3, 3, 0, 0));
+  OK(tc_thread_create(C, "c", signal_then_receive, NULL, TCT_STACK(2), 1, 1, 0, TC_AUTO_START));
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("got1@2 h1@2 got2@2 post:0@2");
+}
+
 /* tc_thread_wait_abort() between the signal and the handler, or while the handler runs,
  * still ends the wait the signal interrupted. */
 static void signal_then_abort(void *arg)
@@ -490,6 +533,7 @@ TCT_MAIN("test_signal",
          TCT_CASE(restart_finds_the_pool_deleted),
          TCT_CASE(restart_keeps_the_deadline),
          TCT_CASE(byte_pool_wait_restarts),
+         TCT_CASE(post_restarts),
          TCT_CASE(abort_before_the_handler),
          TCT_CASE(abort_while_the_handler_runs),
          TCT_CASE(abort_after_the_end),
