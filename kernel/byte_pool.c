@@ -325,6 +325,13 @@ tc_status tc_byte_pool_delete(tc_byte_pool *bp)
   TC_ARG_CHECK(pool_valid(bp), TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned s = tc__lock();
+  /* The headers of the blocks name this control block and say "in use": erase them, or a
+   * pool created later with the same control block on the same memory would take back a
+   * pointer this one lent out (tc_byte_free) and break. O(blocks), as info and check are. */
+  for (block *b = (block *)bp->start; below_end(bp, b); b = right_of(b)) {
+    b->head &= ~IN_USE;
+    b->tag = 0;
+  }
   bp->waiters.reprioritized = NULL; /* the waiters leave because of us: nothing to serve */
   tc__object_delete(&bp->waiters, &bp->magic, &tc__k.byte_pools, &bp->created_node);
   tc__unlock(s);

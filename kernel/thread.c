@@ -344,8 +344,11 @@ tc_status tc_thread_wait_abort(tc_thread *t)
     tc__thread_wake(t, TC_WAIT_ABORTED);
     tc__sched_dispatch();
     st = TC_OK;
-  } else if (tc__signal_wait_abort != NULL && tc__signal_wait_abort(t)) {
-    st = TC_OK; /* a wait a signal interrupted: it ends once the handler is done (signal.c) */
+  } else if (t->state != TC_COMPLETED && t->state != TC_TERMINATED && tc__signal_wait_abort != NULL &&
+             tc__signal_wait_abort(t)) {
+    /* A wait a signal interrupted: it ends once the handler is done (signal.c); a thread
+     * that ended before its handler ran has no wait left. */
+    st = TC_OK;
   }
   tc__unlock(s);
   return st;

@@ -343,6 +343,49 @@ static void byte_pool_deleted_before_the_restart(void)
   CHECK_LOG("b@2 h1@2 alloc:4@2"); /* TC_DELETED == 4 */
 }
 
+/* Found by fuzz/services.c: a post waiting for a full task port, interrupted by a signal,
+ * starts over after the handler and finds the slot emptied meanwhile (or the receiver
+ * waiting): the word goes in and the post returns TC_OK. It returned the kernel's internal
+ * restart status (0x41), the word posted all the same. */
+static tc_thread *const C = &th[2];
+
+static void poster(void *arg)
+{
+  (void)arg;
+  OK(tc_signal_handler_set(A, quiet_handler));
+  OK(tc_thread_post(B, 1, TC_NO_WAIT));                 /* fills B's slot */
+  tc_status st = tc_thread_post(B, 2, (uint32_t)5);     /* waits: the slot is full */
+  tct_log("post:%d@%u", (int)st, (unsigned)tc_tick_get());
+}
+
+static void receiver(void *arg)
+{
+  (void)arg;
+  for (;;) {
+    uint32_t word = 0;
+    OK(tc_thread_receive(&word, TC_WAIT_FOREVER));
+    tct_log("got%u@%u", (unsigned)word, (unsigned)tc_tick_get());
+  }
+}
+
+static void signal_then_receive(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_sleep(2));
+  OK(tc_signal_send(A, 0x1)); /* A leaves B's posters for its handler ... */
+  OK(tc_thread_resume(B));    /* ... B takes word 1 and waits for the next: A's word 2 */
+}
+
+static void post_restarts(void)
+{
+  tct_begin();
+  OK(tc_thread_create(A, "a", poster, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
+  OK(tc_thread_create(B, "b", receiver, NULL, TCT_STACK(1), 3, 3, 0, 0));
+  OK(tc_thread_create(C, "c", signal_then_receive, NULL, TCT_STACK(2), 1, 1, 0, TC_AUTO_START));
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("got1@2 h1@2 got2@2 post:0@2");
+}
+
 /* tc_thread_wait_abort() between the signal and the handler, or while the handler runs,
  * still ends the wait the signal interrupted. */
 static void signal_then_abort(void *arg)
@@ -364,6 +407,30 @@ static void abort_before_the_handler(void)
   OK(tc_thread_create(B, "b", signal_then_abort, NULL, TCT_STACK(1), 1, 1, 0, TC_AUTO_START));
   CHECK_EQ(tct_run_kernel(), 0);
   CHECK_LOG("b@2 h1@2 alloc:5@2"); /* TC_WAIT_ABORTED == 5 */
+}
+
+/* Found by fuzz/services.c: a thread whose wait a signal interrupted, terminated before its
+ * handler ran, has no wait left to end: tc_thread_wait_abort() says TC_STATE_ERROR, as for
+ * every ended thread (it returned TC_OK). */
+static void signal_then_terminate(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_sleep(2));
+  OK(tc_signal_send(A, 0x1)); /* A is ready now, its wait interrupted */
+  OK(tc_thread_terminate(A));
+  EXPECT(tc_thread_wait_abort(A), TC_STATE_ERROR);
+  tct_log("b@%u", (unsigned)tc_tick_get());
+}
+
+static void abort_after_the_end(void)
+{
+  tct_begin();
+  OK(tc_block_pool_create(&pool, "p", 8, pool_mem, TC_BLOCK_POOL_MEM(8, 1)));
+  OK(tc_block_alloc(&pool, &held, TC_NO_WAIT));
+  OK(tc_thread_create(A, "a", pool_waiter, (void *)(uintptr_t)TC_WAIT_FOREVER, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
+  OK(tc_thread_create(B, "b", signal_then_terminate, NULL, TCT_STACK(1), 1, 1, 0, TC_AUTO_START));
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_LOG("b@2"); /* A never ran its handler */
 }
 
 static void working_handler(uint32_t signals)
@@ -526,5 +593,7 @@ TCT_MAIN("test_signal",
          TCT_CASE(abort_before_the_handler),
          TCT_CASE(abort_while_the_handler_runs),
          TCT_CASE(abort_while_a_handler_of_no_wait_runs),
+         TCT_CASE(post_restarts),
+         TCT_CASE(abort_after_the_end),
          TCT_CASE(preempted_thread_runs_its_handler_first),
          TCT_CASE(not_started_and_suspended_threads))

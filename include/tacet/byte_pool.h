@@ -21,7 +21,9 @@
  * the created byte pools (no memory outside them is read), then it verifies the header
  * (in-use tag of that pool, sane size) and its agreement with both neighbours' boundary tags.
  * A double free is always refused (TC_INVALID, nothing changed): a freed block's header says
- * free, and the header of a block merged into a neighbour is erased. A pointer into the
+ * free, and the header of a block merged into a neighbour is erased. Deleting a pool erases
+ * the headers of all its blocks, so memory it lent out is refused even by a pool created
+ * later with the same control block on the same memory. A pointer into the
  * middle of memory handed out again is refused unless the bytes before it happen to repeat a
  * valid header and its neighbours' tags, which two tag words make vanishingly unlikely for
  * data that was not written to fool the pool. With TC_CHECKS=0 the header alone names the
