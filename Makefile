@@ -3,11 +3,14 @@
 #   make deps    install what is missing, and only that: Debian packages (apt-get, as root)
 #                and the Python virtual environment .venv holding the tacet tool (tools/)
 #   make demo    run the demonstration: tacet run --target T $(DEMO_APP), T in $(DEMO_TARGETS)
-#   make test    kernel tests (ctest) in every build of TEST_BUILDS (sanitizers included),
+#   make test    kernel tests (ctest) in every build of TEST_BUILDS (sanitizers and short
+#                seeded runs of the fuzz harnesses included),
 #                kernel/ coverage (with random scenarios against the model), then the Python
 #                checks (ruff, pytest, the model-based tests); fails if anything fails
 #   make conformance  the kernel against the reference model (tools/tacet/model.py):
 #                CONFORMANCE_SIM random scenarios on the sim port, CONFORMANCE_QEMU on qemu-m3
+#   make fuzz    every libFuzzer harness of fuzz/ for FUZZ_TIME seconds (docs/fuzzing.md); new
+#                inputs are merged into fuzz/corpus/, and git lists what to commit
 #   make clean   remove build/
 #
 # Every goal is idempotent: a second `make deps` installs nothing.
@@ -30,7 +33,7 @@ DEMO_APP ?= examples/producer_consumer
 #   TEST_BUILDS += qemu-m3
 #   TEST_FLAGS_qemu-m3 := -DTACET_PORT=cortex-m -DTACET_CPU=cortex-m3 \
 #                         -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/arm-none-eabi.cmake
-TEST_BUILDS := sim coverage sim-asan sim-aarch64 qemu-m3 qemu-m4
+TEST_BUILDS := sim coverage sim-asan sim-aarch64 qemu-m3 qemu-m4 fuzz
 TEST_FLAGS_sim := -DTACET_PORT=sim
 # The sim tests under AddressSanitizer and UndefinedBehaviorSanitizer: the first report stops
 # the program. Random scenarios run through the interpreter in the same build.
@@ -43,6 +46,10 @@ TEST_FLAGS_qemu-m3 := -DTACET_PORT=cortex-m -DTACET_CPU=cortex-m3 \
                       -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/arm-none-eabi.cmake
 TEST_FLAGS_qemu-m4 := -DTACET_PORT=cortex-m -DTACET_CPU=cortex-m4f \
                       -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/arm-none-eabi.cmake
+# The libFuzzer harnesses of fuzz/, built by clang under ASan + UBSan: ctest runs each for a
+# short seeded budget (TACET_FUZZ_RUNS inputs after its corpus); `make fuzz` runs them long.
+TEST_FLAGS_fuzz := -DCMAKE_C_COMPILER=clang -DTACET_PORT=sim -DTACET_FUZZ=ON \
+                   -DTACET_BUILD_TESTS=OFF -DTACET_BUILD_EXAMPLES=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo
 # Builds (of TEST_BUILDS) whose kernel/ line and branch coverage is printed after their tests.
 # The coverage counts the model-based test too: random scenarios through the interpreter.
 COVERAGE_BUILDS := coverage
@@ -56,12 +63,13 @@ GCOVR = $(VENV)/bin/gcovr --root . --filter kernel/ --merge-mode-functions=merge
         --txt-summary
 
 # Debian packages, each as <command that shows it is installed>:<package>.
-# (libnewlib-arm-none-eabi and python3-venv have no command; they are checked below.)
+# (libnewlib-arm-none-eabi, libclang-rt-dev and python3-venv have no command; they are
+# checked below.)
 SYSTEM_DEPS := cmake:cmake ninja:ninja-build gcc:gcc $(PYTHON):python3 \
                arm-none-eabi-gcc:gcc-arm-none-eabi qemu-system-arm:qemu-system-arm \
-               aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu qemu-aarch64:qemu-user
+               aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu qemu-aarch64:qemu-user clang:clang
 
-.PHONY: deps demo test clean system-deps test-python conformance
+.PHONY: deps demo test clean system-deps test-python conformance fuzz
 
 deps: system-deps $(VENV_STAMP)
 
@@ -74,6 +82,11 @@ system-deps:
 	   ! { command -v arm-none-eabi-gcc >/dev/null && \
 	       [[ "$$(arm-none-eabi-gcc -print-file-name=libc.a)" == /* ]]; }; then \
 	  missing+=" libnewlib-arm-none-eabi"; \
+	fi; \
+	if ! dpkg -s libclang-rt-dev >/dev/null 2>&1 && \
+	   ! { command -v clang >/dev/null && \
+	       [[ "$$(clang -print-file-name=libclang_rt.fuzzer-$$(uname -m).a)" == /* ]]; }; then \
+	  missing+=" libclang-rt-dev"; \
 	fi; \
 	if ! $(VENV)/bin/python -c '' 2>/dev/null; then \
 	  scratch="$$(mktemp -d)"; \
@@ -155,6 +168,36 @@ CONFORMANCE_SEED ?= 1
 conformance: deps
 	$(VENV)/bin/tacet conformance --target sim --count $(CONFORMANCE_SIM) --seed $(CONFORMANCE_SEED)
 	$(VENV)/bin/tacet conformance --target qemu-m3 --count $(CONFORMANCE_QEMU) --seed $(CONFORMANCE_SEED)
+
+# Each harness FUZZ_TIME seconds from its corpus, new inputs kept in build/fuzz/long/<harness>/
+# and then merged into fuzz/corpus/<harness>/: the fewest that reach code the corpus does not
+# (-set_cover_merge over edges, not hit counts), so the corpus stays small. A failing input
+# is left in build/fuzz/long/<harness>/; docs/fuzzing.md says what to do with it.
+FUZZ_TIME ?= 600
+FUZZ_HARNESSES ?= pools queues services
+
+fuzz: deps
+	cmake -S . -B build/fuzz -G Ninja $(TEST_FLAGS_fuzz)
+	cmake --build build/fuzz
+	@failed=""; \
+	for h in $(FUZZ_HARNESSES); do \
+	  long=build/fuzz/long/$$h; \
+	  rm -rf $$long; mkdir -p $$long/new; \
+	  echo "== fuzz_$$h: $(FUZZ_TIME) s from fuzz/corpus/$$h (log: $$long/log)"; \
+	  if build/fuzz/fuzz/fuzz_$$h -max_total_time=$(FUZZ_TIME) -timeout=10 -print_final_stats=1 \
+	       -artifact_prefix=$$long/ $$long/new fuzz/corpus/$$h >$$long/log 2>&1; then \
+	    grep -E '^#[0-9]+ +DONE' $$long/log | tail -1; \
+	  else \
+	    failed+=" $$h"; \
+	    grep -E 'check failed|panic|ERROR|SUMMARY' $$long/log | head -5; \
+	    ls $$long/crash-* $$long/timeout-* $$long/oom-* 2>/dev/null || true; \
+	  fi; \
+	  build/fuzz/fuzz/fuzz_$$h -set_cover_merge=1 -use_counters=0 fuzz/corpus/$$h $$long/new \
+	    >>$$long/log 2>&1; \
+	done; \
+	echo "== new corpus inputs to commit:"; \
+	git status --short --untracked-files=all fuzz/corpus; \
+	if [[ -n "$$failed" ]]; then echo "make fuzz: FAILED:$$failed (see docs/fuzzing.md)" >&2; exit 1; fi
 
 clean:
 	rm -rf build
