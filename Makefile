@@ -3,10 +3,10 @@
 #   make deps    install what is missing, and only that: Debian packages (apt-get, as root)
 #                and the Python virtual environment .venv holding the tacet tool (tools/)
 #   make demo    run the demonstration: tacet run --target T $(DEMO_APP), T in $(DEMO_TARGETS)
-#   make test    kernel tests (ctest) in every build of TEST_BUILDS (sanitizers included),
-#                kernel/ coverage (with random scenarios against the model), the static
-#                analysis (make lint), then the Python checks (ruff, pytest, the model-based
-#                tests); fails if anything fails
+#   make test    kernel tests (ctest) in every build of TEST_BUILDS (sanitizers and short
+#                seeded runs of the fuzz harnesses included), kernel/ coverage (with random
+#                scenarios against the model), the static analysis (make lint), then the Python
+#                checks (ruff, pytest, the model-based tests); fails if anything fails
 #   make lint    cppcheck on kernel/ and ports/ in every kernel configuration, and the Cortex-M
 #                port's kernel libraries built by clang (its warnings; GCC's are in the builds)
 #   make misra   MISRA C:2012 findings on kernel/ by rule (cppcheck's addon; docs/misra.md)
@@ -14,6 +14,8 @@
 #                CONFORMANCE_SIM random scenarios on the sim port, CONFORMANCE_QEMU on qemu-m3
 #   make soak    tests/soak.c: the random load of test_random for SOAK_SIM service calls on the
 #                sim port and SOAK_QEMU on qemu-m3, seed SOAK_SEED (new each run unless given)
+#   make fuzz    every libFuzzer harness of fuzz/ for FUZZ_TIME seconds (docs/fuzzing.md); new
+#                inputs are merged into fuzz/corpus/, and git lists what to commit
 #   make clean   remove build/
 #
 # Every goal is idempotent: a second `make deps` installs nothing.
@@ -36,7 +38,7 @@ DEMO_APP ?= examples/producer_consumer
 #   TEST_BUILDS += qemu-m3
 #   TEST_FLAGS_qemu-m3 := -DTACET_PORT=cortex-m -DTACET_CPU=cortex-m3 \
 #                         -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/arm-none-eabi.cmake
-TEST_BUILDS := sim coverage sim-asan sim-aarch64 qemu-m3 qemu-m4
+TEST_BUILDS := sim coverage sim-asan sim-aarch64 qemu-m3 qemu-m4 fuzz
 TEST_FLAGS_sim := -DTACET_PORT=sim
 # The sim tests under AddressSanitizer and UndefinedBehaviorSanitizer: the first report stops
 # the program. Random scenarios run through the interpreter in the same build.
@@ -53,6 +55,10 @@ TEST_FLAGS_qemu-m4 := -DTACET_PORT=cortex-m -DTACET_CPU=cortex-m4f \
 # compilers (make lint builds the Cortex-M port with clang).
 TEST_BUILDS += sim-clang
 TEST_FLAGS_sim-clang := -DTACET_PORT=sim -DCMAKE_C_COMPILER=clang
+# The libFuzzer harnesses of fuzz/, built by clang under ASan + UBSan: ctest runs each for a
+# short seeded budget (TACET_FUZZ_RUNS inputs after its corpus); `make fuzz` runs them long.
+TEST_FLAGS_fuzz := -DCMAKE_C_COMPILER=clang -DTACET_PORT=sim -DTACET_FUZZ=ON \
+                   -DTACET_BUILD_TESTS=OFF -DTACET_BUILD_EXAMPLES=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo
 # Builds (of TEST_BUILDS) whose kernel/ line and branch coverage is printed after their tests.
 # The coverage counts the model-based test too: random scenarios through the interpreter.
 COVERAGE_BUILDS := coverage
@@ -66,14 +72,15 @@ GCOVR = $(VENV)/bin/gcovr --root . --filter kernel/ --merge-mode-functions=merge
         --txt-summary
 
 # Debian packages, each as <command that shows it is installed>:<package>.
-# (libnewlib-arm-none-eabi and python3-venv have no command; they are checked below.)
+# (libnewlib-arm-none-eabi, libclang-rt-dev and python3-venv have no command; they are
+# checked below.)
 SYSTEM_DEPS := cmake:cmake ninja:ninja-build gcc:gcc $(PYTHON):python3 \
                arm-none-eabi-gcc:gcc-arm-none-eabi qemu-system-arm:qemu-system-arm \
                aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu qemu-aarch64:qemu-user
 # The second compiler (build/sim-clang, make lint) and the static analyser (make lint, misra).
 SYSTEM_DEPS += clang:clang cppcheck:cppcheck
 
-.PHONY: deps demo test clean system-deps test-python conformance soak lint misra
+.PHONY: deps demo test clean system-deps test-python conformance soak lint misra fuzz
 
 deps: system-deps $(VENV_STAMP)
 
@@ -86,6 +93,11 @@ system-deps:
 	   ! { command -v arm-none-eabi-gcc >/dev/null && \
 	       [[ "$$(arm-none-eabi-gcc -print-file-name=libc.a)" == /* ]]; }; then \
 	  missing+=" libnewlib-arm-none-eabi"; \
+	fi; \
+	if ! dpkg -s libclang-rt-dev >/dev/null 2>&1 && \
+	   ! { command -v clang >/dev/null && \
+	       [[ "$$(clang -print-file-name=libclang_rt.fuzzer-$$(uname -m).a)" == /* ]]; }; then \
+	  missing+=" libclang-rt-dev"; \
 	fi; \
 	if ! $(VENV)/bin/python -c '' 2>/dev/null; then \
 	  scratch="$$(mktemp -d)"; \
@@ -214,6 +226,36 @@ soak: deps
 	  -kernel build/qemu-m3/tests/soak || status=1; \
 	if [[ $$status != 0 ]]; then echo "make soak: FAILED (seed $$seed)" >&2; exit 1; fi; \
 	echo "make soak: passed (seed $$seed)"
+
+# Each harness FUZZ_TIME seconds from its corpus, new inputs kept in build/fuzz/long/<harness>/
+# and then merged into fuzz/corpus/<harness>/: the fewest that reach code the corpus does not
+# (-set_cover_merge over edges, not hit counts), so the corpus stays small. A failing input
+# is left in build/fuzz/long/<harness>/; docs/fuzzing.md says what to do with it.
+FUZZ_TIME ?= 600
+FUZZ_HARNESSES ?= pools queues services
+
+fuzz: deps
+	cmake -S . -B build/fuzz -G Ninja $(TEST_FLAGS_fuzz)
+	cmake --build build/fuzz
+	@failed=""; \
+	for h in $(FUZZ_HARNESSES); do \
+	  long=build/fuzz/long/$$h; \
+	  rm -rf $$long; mkdir -p $$long/new; \
+	  echo "== fuzz_$$h: $(FUZZ_TIME) s from fuzz/corpus/$$h (log: $$long/log)"; \
+	  if build/fuzz/fuzz/fuzz_$$h -max_total_time=$(FUZZ_TIME) -timeout=10 -print_final_stats=1 \
+	       -artifact_prefix=$$long/ $$long/new fuzz/corpus/$$h >$$long/log 2>&1; then \
+	    grep -E '^#[0-9]+ +DONE' $$long/log | tail -1; \
+	  else \
+	    failed+=" $$h"; \
+	    grep -E 'check failed|panic|ERROR|SUMMARY' $$long/log | head -5; \
+	    ls $$long/crash-* $$long/timeout-* $$long/oom-* 2>/dev/null || true; \
+	  fi; \
+	  build/fuzz/fuzz/fuzz_$$h -set_cover_merge=1 -use_counters=0 fuzz/corpus/$$h $$long/new \
+	    >>$$long/log 2>&1; \
+	done; \
+	echo "== new corpus inputs to commit:"; \
+	git status --short --untracked-files=all fuzz/corpus; \
+	if [[ -n "$$failed" ]]; then echo "make fuzz: FAILED:$$failed (see docs/fuzzing.md)" >&2; exit 1; fi
 
 clean:
 	rm -rf build

@@ -10,17 +10,24 @@ uint8_t tct_stacks[TCT_MAX_STACKS][TCT_STACK_SIZE] __attribute__((aligned(TCT_ST
 static unsigned failures_in_case;
 static char log_buf[4096];
 static size_t log_len;
+void (*tct_fail_hook)(void);
+
+static void failed(void)
+{
+  failures_in_case++;
+  if (tct_fail_hook != NULL) tct_fail_hook();
+}
 
 void tct_fail(const char *file, int line, const char *what)
 {
-  failures_in_case++;
   printf("    %s:%d: check failed: %s\n", file, line, what);
+  failed();
 }
 
 void tct_fail_eq(const char *file, int line, const char *expr, long long got, long long want)
 {
-  failures_in_case++;
   printf("    %s:%d: check failed: %s (got %lld, want %lld)\n", file, line, expr, got, want);
+  failed();
 }
 
 unsigned tct_failures(void) { return failures_in_case; }
@@ -47,8 +54,8 @@ const char *tct_log_text(void) { return log_buf; }
 void tct_check_log(const char *file, int line, const char *want)
 {
   if (strcmp(log_buf, want) != 0) {
-    failures_in_case++;
     printf("    %s:%d: event log differs\n      got:  %s\n      want: %s\n", file, line, log_buf, want);
+    failed();
   }
   tct_log_reset();
 }

@@ -41,6 +41,9 @@ extern uint8_t tct_stacks[TCT_MAX_STACKS][TCT_STACK_SIZE];
 #endif
 
 void tct_fail(const char *file, int line, const char *what);
+/* Called after every failure is reported, when set: the fuzz harnesses (fuzz/) abort there,
+ * so that libFuzzer keeps the input that made a check fail. */
+extern void (*tct_fail_hook)(void);
 void tct_fail_eq(const char *file, int line, const char *expr, long long got, long long want);
 /* Checks failed so far in the running case (a long run stops at the first). */
 unsigned tct_failures(void);

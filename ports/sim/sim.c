@@ -46,15 +46,20 @@ static struct {
  * stack (stack-use-after-return) until it resumes; NULL: it never resumes. */
 static const void *idle_bottom;
 static size_t idle_size;
+static pthread_t idle_owner;
 
+/* Looked up once per host thread: pthread_getattr_np parses /proc/self/maps for the main
+ * thread, which would dominate a harness that starts a short run per input (fuzz/). */
 static void find_idle_stack(void)
 {
+  if (idle_size != 0 && pthread_equal(idle_owner, pthread_self())) return;
   pthread_attr_t a;
   void *bottom;
   if (pthread_getattr_np(pthread_self(), &a) != 0 || pthread_attr_getstack(&a, &bottom, &idle_size) != 0)
     tc__sim_panic("cannot find the host stack", NULL);
   pthread_attr_destroy(&a);
   idle_bottom = bottom;
+  idle_owner = pthread_self();
 }
 
 static void asan_leave(void **fake, const tc_thread *to)

@@ -1,6 +1,10 @@
 /*
  * Sim port extras: virtual time, simulated interrupts, switch cost, end of run.
  * Only available when the kernel is built with TACET_PORT=sim.
+ *
+ * A process may make any number of runs, one after the other: tc_kernel_init(), create
+ * objects, tc_kernel_start() until it returns. The tests make one per case, the fuzz
+ * harnesses (fuzz/) one per input.
  */
 #ifndef TACET_SIM_H
 #define TACET_SIM_H
