@@ -14,6 +14,17 @@
 #include "internal.h"
 #include "tacet/block_pool.h"
 
+/* Trace wrappers (TC_TRACE=1; nothing otherwise): each service below is recorded when it
+ * returns (kernel/internal.h, TC_TRACED). */
+TC_TRACED(tc_block_pool_create, (tc_block_pool *bp, const char *name, size_t block_size, void *mem, size_t mem_size), (bp, name, block_size, mem, mem_size),
+          TC_TRACE_SVC_BLOCK_POOL_CREATE, bp, block_size, mem_size, (void)0)
+TC_TRACED(tc_block_alloc, (tc_block_pool *bp, void **block, uint32_t timeout), (bp, block, timeout),
+          TC_TRACE_SVC_BLOCK_ALLOC, bp, (st_ == TC_OK && block != NULL ? (uintptr_t)*block : 0), timeout, (void)0)
+TC_TRACED(tc_block_free, (void *block), (block),
+          TC_TRACE_SVC_BLOCK_FREE, 0, block, 0, (void)0)
+TC_TRACED(tc_block_pool_delete, (tc_block_pool *bp), (bp),
+          TC_TRACE_SVC_BLOCK_POOL_DELETE, bp, 0, 0, tc__trace_forget(bp))
+
 /* Odd, so that an allocated header never looks like a free-list link. */
 #define ALLOCATED ((uintptr_t)0xB10C5EEDu | 1u)
 
@@ -45,7 +56,7 @@ static tc_block_pool *owner_of(const void *block)
 }
 #endif
 
-tc_status tc_block_pool_create(tc_block_pool *bp, const char *name, size_t block_size, void *mem,
+tc_status TC_BODY(tc_block_pool_create)(tc_block_pool *bp, const char *name, size_t block_size, void *mem,
                                size_t mem_size)
 {
   TC_ARG_CHECK(bp != NULL && mem != NULL && block_size != 0, TC_INVALID);
@@ -93,8 +104,10 @@ tc_status tc_block_pool_create(tc_block_pool *bp, const char *name, size_t block
   bp->free_list = (uintptr_t *)(start + TC_BLOCK_HEADER) - 1;
   bp->waiters.threads.head = NULL;
   bp->waiters.reprioritized = NULL;
+  TC_TRACE_WAITQ(&bp->waiters, bp);
   unsigned s = tc__lock();
   bp->magic = TC_MAGIC_BLOCK_POOL;
+  TC_TRACE_OBJECT(TC_TRACE_OBJ_BLOCK_POOL, bp, name, 0);
   tc__list_push_back(&tc__k.block_pools, &bp->created_node);
   tc__unlock(s);
   return TC_OK;
@@ -132,7 +145,7 @@ static tc_status __attribute__((noinline)) alloc_slow(tc_block_pool *bp, void **
   }
 }
 
-tc_status tc_block_alloc(tc_block_pool *bp, void **block, uint32_t timeout)
+tc_status TC_BODY(tc_block_alloc)(tc_block_pool *bp, void **block, uint32_t timeout)
 {
   TC_ARG_CHECK(block != NULL, TC_INVALID);
 #if TC_CHECKS
@@ -156,7 +169,7 @@ tc_status tc_block_alloc(tc_block_pool *bp, void **block, uint32_t timeout)
   return TC_OK;
 }
 
-tc_status tc_block_free(void *block)
+tc_status TC_BODY(tc_block_free)(void *block)
 {
   /* Blocks are 8-byte aligned: anything else is refused before the header is read. */
   TC_ARG_CHECK(block != NULL && ((uintptr_t)block & 7u) == 0, TC_INVALID);
@@ -193,7 +206,7 @@ tc_status tc_block_free(void *block)
   return TC_OK;
 }
 
-tc_status tc_block_pool_delete(tc_block_pool *bp)
+tc_status TC_BODY(tc_block_pool_delete)(tc_block_pool *bp)
 {
   TC_ARG_CHECK(pool_valid(bp), TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);

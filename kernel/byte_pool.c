@@ -21,6 +21,17 @@
 #include "internal.h"
 #include "tacet/byte_pool.h"
 
+/* Trace wrappers (TC_TRACE=1; nothing otherwise): each service below is recorded when it
+ * returns (kernel/internal.h, TC_TRACED). */
+TC_TRACED(tc_byte_pool_create, (tc_byte_pool *bp, const char *name, void *mem, size_t mem_size), (bp, name, mem, mem_size),
+          TC_TRACE_SVC_BYTE_POOL_CREATE, bp, mem_size, 0, (void)0)
+TC_TRACED(tc_byte_alloc, (tc_byte_pool *bp, void **mem, size_t size, uint32_t timeout), (bp, mem, size, timeout),
+          TC_TRACE_SVC_BYTE_ALLOC, bp, (st_ == TC_OK && mem != NULL ? (uintptr_t)*mem : 0), size, (void)0)
+TC_TRACED(tc_byte_free, (void *mem), (mem),
+          TC_TRACE_SVC_BYTE_FREE, 0, mem, 0, (void)0)
+TC_TRACED(tc_byte_pool_delete, (tc_byte_pool *bp), (bp),
+          TC_TRACE_SVC_BYTE_POOL_DELETE, bp, 0, 0, tc__trace_forget(bp))
+
 #define IN_USE      ((size_t)1u)
 #define PREV_IN_USE ((size_t)2u)
 #define FLAGS       ((size_t)7u)
@@ -212,7 +223,7 @@ static bool in_use_block(const tc_byte_pool *bp, const block *b)
 
 /* ---- services --------------------------------------------------------------------------- */
 
-tc_status tc_byte_pool_create(tc_byte_pool *bp, const char *name, void *mem, size_t mem_size)
+tc_status TC_BODY(tc_byte_pool_create)(tc_byte_pool *bp, const char *name, void *mem, size_t mem_size)
 {
   TC_ARG_CHECK(bp != NULL && mem != NULL, TC_INVALID);
   TC_ARG_CHECK(mem_size <= UINTPTR_MAX - (uintptr_t)mem, TC_INVALID);
@@ -253,14 +264,16 @@ tc_status tc_byte_pool_create(tc_byte_pool *bp, const char *name, void *mem, siz
   bp->used_blocks = 0;
   bp->waiters.threads.head = NULL;
   bp->waiters.reprioritized = waiters_changed;
+  TC_TRACE_WAITQ(&bp->waiters, bp);
   unsigned s = tc__lock();
   bp->magic = TC_MAGIC_BYTE_POOL;
+  TC_TRACE_OBJECT(TC_TRACE_OBJ_BYTE_POOL, bp, name, 0);
   tc__list_push_back(&tc__k.byte_pools, &bp->created_node);
   tc__unlock(s);
   return TC_OK;
 }
 
-tc_status tc_byte_alloc(tc_byte_pool *bp, void **mem, size_t size, uint32_t timeout)
+tc_status TC_BODY(tc_byte_alloc)(tc_byte_pool *bp, void **mem, size_t size, uint32_t timeout)
 {
   TC_ARG_CHECK(mem != NULL, TC_INVALID);
   *mem = NULL;
@@ -295,7 +308,7 @@ tc_status tc_byte_alloc(tc_byte_pool *bp, void **mem, size_t size, uint32_t time
   }
 }
 
-tc_status tc_byte_free(void *mem)
+tc_status TC_BODY(tc_byte_free)(void *mem)
 {
   TC_ARG_CHECK(mem != NULL, TC_INVALID);
   block *b = (block *)((uint8_t *)mem - H);
@@ -320,7 +333,7 @@ tc_status tc_byte_free(void *mem)
   return TC_OK;
 }
 
-tc_status tc_byte_pool_delete(tc_byte_pool *bp)
+tc_status TC_BODY(tc_byte_pool_delete)(tc_byte_pool *bp)
 {
   TC_ARG_CHECK(pool_valid(bp), TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);

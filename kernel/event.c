@@ -10,6 +10,19 @@
 #include "internal.h"
 #include "tacet/event.h"
 
+/* Trace wrappers (TC_TRACE=1; nothing otherwise): each service below is recorded when it
+ * returns (kernel/internal.h, TC_TRACED). */
+TC_TRACED(tc_event_create, (tc_event *e, const char *name), (e, name),
+          TC_TRACE_SVC_EVENT_CREATE, e, 0, 0, (void)0)
+TC_TRACED(tc_event_set, (tc_event *e, uint32_t flags), (e, flags),
+          TC_TRACE_SVC_EVENT_SET, e, flags, 0, (void)0)
+TC_TRACED(tc_event_clear, (tc_event *e, uint32_t flags), (e, flags),
+          TC_TRACE_SVC_EVENT_CLEAR, e, flags, 0, (void)0)
+TC_TRACED(tc_event_wait, (tc_event *e, uint32_t flags, unsigned mode, uint32_t *actual, uint32_t timeout), (e, flags, mode, actual, timeout),
+          TC_TRACE_SVC_EVENT_WAIT, e, flags, timeout, (void)0)
+TC_TRACED(tc_event_delete, (tc_event *e), (e),
+          TC_TRACE_SVC_EVENT_DELETE, e, 0, 0, tc__trace_forget(e))
+
 static inline bool event_valid(const tc_event *e) { return e != NULL && e->magic == TC_MAGIC_EVENT; }
 
 static inline bool mode_valid(unsigned mode)
@@ -23,7 +36,7 @@ static inline bool satisfied(uint32_t current, uint32_t requested, unsigned mode
   return (mode & TC_EVENT_ALL) ? (current & requested) == requested : (current & requested) != 0;
 }
 
-tc_status tc_event_create(tc_event *e, const char *name)
+tc_status TC_BODY(tc_event_create)(tc_event *e, const char *name)
 {
   TC_ARG_CHECK(e != NULL, TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
@@ -37,14 +50,16 @@ tc_status tc_event_create(tc_event *e, const char *name)
   e->name = name;
   e->waiters.threads.head = NULL;
   e->waiters.reprioritized = NULL;
+  TC_TRACE_WAITQ(&e->waiters, e);
   e->flags = 0;
   e->magic = TC_MAGIC_EVENT;
+  TC_TRACE_OBJECT(TC_TRACE_OBJ_EVENT, e, name, 0);
   tc__list_push_back(&tc__k.events, &e->created_node);
   tc__unlock(k);
   return TC_OK;
 }
 
-tc_status tc_event_set(tc_event *e, uint32_t flags)
+tc_status TC_BODY(tc_event_set)(tc_event *e, uint32_t flags)
 {
   TC_ARG_CHECK(event_valid(e), TC_INVALID);
   unsigned k = tc__lock();
@@ -73,7 +88,7 @@ tc_status tc_event_set(tc_event *e, uint32_t flags)
   return TC_OK;
 }
 
-tc_status tc_event_clear(tc_event *e, uint32_t flags)
+tc_status TC_BODY(tc_event_clear)(tc_event *e, uint32_t flags)
 {
   TC_ARG_CHECK(event_valid(e), TC_INVALID);
   unsigned k = tc__lock();
@@ -82,7 +97,7 @@ tc_status tc_event_clear(tc_event *e, uint32_t flags)
   return TC_OK;
 }
 
-tc_status tc_event_wait(tc_event *e, uint32_t flags, unsigned mode, uint32_t *actual, uint32_t timeout)
+tc_status TC_BODY(tc_event_wait)(tc_event *e, uint32_t flags, unsigned mode, uint32_t *actual, uint32_t timeout)
 {
   TC_ARG_CHECK(event_valid(e) && flags != 0 && mode_valid(mode), TC_INVALID);
   TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
@@ -110,7 +125,7 @@ tc_status tc_event_wait(tc_event *e, uint32_t flags, unsigned mode, uint32_t *ac
   }
 }
 
-tc_status tc_event_delete(tc_event *e)
+tc_status TC_BODY(tc_event_delete)(tc_event *e)
 {
   TC_ARG_CHECK(event_valid(e), TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);

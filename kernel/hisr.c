@@ -21,6 +21,15 @@
 #include "internal.h"
 #include "tacet/hisr.h"
 
+/* Trace wrappers (TC_TRACE=1; nothing otherwise): each service below is recorded when it
+ * returns (kernel/internal.h, TC_TRACED). */
+TC_TRACED(tc_hisr_create, (tc_hisr *h, const char *name, void (*fn)(void), unsigned hisr_priority, void *stack, size_t stack_size), (h, name, fn, hisr_priority, stack, stack_size),
+          TC_TRACE_SVC_HISR_CREATE, h, hisr_priority, 0, (void)0)
+TC_TRACED(tc_hisr_activate, (tc_hisr *h), (h),
+          TC_TRACE_SVC_HISR_ACTIVATE, h, 0, 0, (void)0)
+TC_TRACED(tc_hisr_delete, (tc_hisr *h), (h),
+          TC_TRACE_SVC_HISR_DELETE, h, 0, 0, tc__trace_forget(h))
+
 static inline bool hisr_valid(const tc_hisr *h) { return h != NULL && h->magic == TC_MAGIC_HISR; }
 
 bool tc__hisr_created(const tc_hisr *h)
@@ -72,13 +81,14 @@ static void hisr_entry(void *arg)
     }
     h->pending--;
     h->runs++;
+    TC_TRACE_EVENT(TC_TRACE_EV_HISR_RUN, h, 0, 0, 0);
     tc__unlock(s);
     h->fn();
     s = tc__lock();
   }
 }
 
-tc_status tc_hisr_create(tc_hisr *h, const char *name, void (*fn)(void), unsigned hisr_priority,
+tc_status TC_BODY(tc_hisr_create)(tc_hisr *h, const char *name, void (*fn)(void), unsigned hisr_priority,
                          void *stack, size_t stack_size)
 {
   TC_ARG_CHECK(h != NULL && fn != NULL && stack != NULL, TC_INVALID);
@@ -119,12 +129,13 @@ tc_status tc_hisr_create(tc_hisr *h, const char *name, void (*fn)(void), unsigne
   unsigned s = tc__lock();
   c->magic = TC_MAGIC_HISR_CTX; /* the scheduler and the port never look: a context is a context */
   h->magic = TC_MAGIC_HISR;
+  TC_TRACE_OBJECT(TC_TRACE_OBJ_HISR, h, name, hisr_priority);
   tc__list_push_back(&tc__k.hisrs, &h->created_node);
   tc__unlock(s);
   return TC_OK;
 }
 
-tc_status tc_hisr_activate(tc_hisr *h)
+tc_status TC_BODY(tc_hisr_activate)(tc_hisr *h)
 {
   TC_ARG_CHECK(hisr_valid(h), TC_INVALID);
   unsigned s = tc__lock();
@@ -139,7 +150,7 @@ tc_status tc_hisr_activate(tc_hisr *h)
   return st;
 }
 
-tc_status tc_hisr_delete(tc_hisr *h)
+tc_status TC_BODY(tc_hisr_delete)(tc_hisr *h)
 {
   TC_ARG_CHECK(hisr_valid(h), TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);

@@ -13,6 +13,7 @@
 #include "tacet/kernel.h"
 #include "tacet/port.h"
 #include "tacet/thread.h"
+#include "tacet/trace.h"
 
 #define TC_MAP_WORDS ((TC_PRIORITIES + 31) / 32)
 
@@ -122,6 +123,16 @@ typedef struct {
                                    was last accounted (tc__stamp_advance) */
   uint64_t deleted_switches_in; /* counters of deleted threads, so the totals still agree */
   uint64_t deleted_preempted;
+
+#if TC_TRACE
+  /* The event trace (trace.c): the header of the buffer recorded into, NULL when not
+   * recording (the one test of a trace point); the last buffer enabled, recording or not;
+   * registry entries taken; the clock's low word at the last TIME event. */
+  tc_trace_header *trace;
+  tc_trace_header *trace_header;
+  uint32_t trace_objects;
+  uint32_t trace_mark;
+#endif
 } tc_kernel;
 
 extern tc_kernel tc__k;
@@ -382,6 +393,50 @@ void tc__hisr_activate_locked(struct tc_hisr *h);
 /* hisr.c: `h` was created in this run of the kernel. */
 bool tc__hisr_created(const struct tc_hisr *h);
 
+/* ---- trace points (trace.c; include/tacet/trace.h) ---------------------------------------
+ * With TC_TRACE=0 each is nothing at all, so such a build is the kernel without the feature,
+ * byte for byte. With it compiled in and no trace running, a point is one load and one branch
+ * (tc__k.trace); its arguments are evaluated only when it records. */
+#if TC_TRACE
+void tc__trace_record(uint32_t id, uintptr_t a0, uintptr_t a1, uintptr_t a2, uintptr_t a3);
+void tc__trace_object(unsigned type, const void *object, const char *name, unsigned extra);
+void tc__trace_forget(const void *object);
+void tc__trace_time(uint64_t now);
+void tc__trace_switch(tc_thread *from, tc_thread *to);
+void tc__trace_tick(void);
+#define TC_TRACE_EVENT(id, a0, a1, a2, a3)                                                    \
+  do {                                                                                        \
+    if (tc__k.trace != NULL)                                                                  \
+      tc__trace_record((id), (uintptr_t)(a0), (uintptr_t)(a1), (uintptr_t)(a2), (uintptr_t)(a3)); \
+  } while (0)
+/* An object enters the registry (at create, before it can run or be waited on). */
+#define TC_TRACE_OBJECT(type, object, name, extra) tc__trace_object((type), (object), (name), (extra))
+/* The object a wait queue belongs to, named by BLOCK events. */
+#define TC_TRACE_WAITQ(q, object) ((q)->trace_object = (object))
+/* A public service `name` recorded when it returns: the body is `TC_BODY(name)`, and this
+ * wrapper, expanded before it, calls it and records event `ev` with x0 .. x2 (evaluated after
+ * the call, so they may read what it handed back) and the status; `after` runs on TC_OK
+ * (a delete takes the object out of the registry). */
+#define TC_BODY(name) name##__body
+#define TC_TRACED(name, params, args, ev, x0, x1, x2, after)  \
+  static tc_status name##__body params;                       \
+  tc_status name params                                       \
+  {                                                           \
+    tc_status st_ = name##__body args;                        \
+    TC_TRACE_EVENT((ev), (x0), (x1), (x2), st_);              \
+    if (st_ == TC_OK) after;                                  \
+    return st_;                                               \
+  }
+#else
+#define TC_TRACE_EVENT(id, a0, a1, a2, a3) \
+  do {                                     \
+  } while (0)
+#define TC_TRACE_OBJECT(type, object, name, extra) ((void)0)
+#define TC_TRACE_WAITQ(q, object) ((void)0)
+#define TC_BODY(name) name
+#define TC_TRACED(name, params, args, ev, x0, x1, x2, after)
+#endif
+
 /* ---- counters (stats.c) ----------------------------------------------------------------- */
 
 /* Make tc__k.next current and hand the CPU to it through the port: the single place where a
@@ -538,6 +593,9 @@ TC_HOT TC_NO_ASAN bool tc__guard_top_intact(const tc_thread *t)
 TC_HOT void tc__commit_state(tc_thread *from, tc_thread *to)
 {
   (void)from; /* unused without counters and stack checks */
+#if TC_TRACE
+  if (tc__k.trace != NULL) tc__trace_switch(from, to);
+#endif
 #if TC_STATS
   uint32_t ran = tc__stamp_advance();
   if (from != NULL) {
@@ -577,6 +635,9 @@ TC_HOT void tc__commit_thread_to_thread(tc_thread *from, tc_thread *to)
   (void)to;
   tc__commit();
   return;
+#endif
+#if TC_TRACE
+  if (tc__k.trace != NULL) tc__trace_switch(from, to);
 #endif
 #if TC_STATS
   tc__count_out(from, tc__stamp_advance());

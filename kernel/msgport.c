@@ -10,6 +10,17 @@
 #include "internal.h"
 #include "tacet/msgport.h"
 
+/* Trace wrappers (TC_TRACE=1; nothing otherwise): each service below is recorded when it
+ * returns (kernel/internal.h, TC_TRACED). */
+TC_TRACED(tc_port_create, (tc_port *p, const char *name, void **slots, size_t n_slots), (p, name, slots, n_slots),
+          TC_TRACE_SVC_PORT_CREATE, p, n_slots, 0, (void)0)
+TC_TRACED(tc_port_send, (tc_port *p, void *msg, uint32_t timeout), (p, msg, timeout),
+          TC_TRACE_SVC_PORT_SEND, p, msg, timeout, (void)0)
+TC_TRACED(tc_port_receive, (tc_port *p, void **msg, uint32_t timeout), (p, msg, timeout),
+          TC_TRACE_SVC_PORT_RECEIVE, p, (st_ == TC_OK && msg != NULL ? (uintptr_t)*msg : 0), timeout, (void)0)
+TC_TRACED(tc_port_delete, (tc_port *p), (p),
+          TC_TRACE_SVC_PORT_DELETE, p, 0, 0, tc__trace_forget(p))
+
 enum { RECEIVER, SENDER };
 
 static inline bool port_valid(const tc_port *p) { return p != NULL && p->magic == TC_MAGIC_PORT; }
@@ -22,7 +33,7 @@ static void ring_put(tc_port *p, void *msg)
   p->count++;
 }
 
-tc_status tc_port_create(tc_port *p, const char *name, void **slots, size_t n_slots)
+tc_status TC_BODY(tc_port_create)(tc_port *p, const char *name, void **slots, size_t n_slots)
 {
   TC_ARG_CHECK(p != NULL && slots != NULL && n_slots != 0, TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
@@ -36,17 +47,19 @@ tc_status tc_port_create(tc_port *p, const char *name, void **slots, size_t n_sl
   p->name = name;
   p->waiters.threads.head = NULL;
   p->waiters.reprioritized = NULL;
+  TC_TRACE_WAITQ(&p->waiters, p);
   p->slots = slots;
   p->n_slots = n_slots;
   p->count = 0;
   p->out = 0;
   p->magic = TC_MAGIC_PORT;
+  TC_TRACE_OBJECT(TC_TRACE_OBJ_PORT, p, name, 0);
   tc__list_push_back(&tc__k.ports, &p->created_node);
   tc__unlock(k);
   return TC_OK;
 }
 
-tc_status tc_port_send(tc_port *p, void *msg, uint32_t timeout)
+tc_status TC_BODY(tc_port_send)(tc_port *p, void *msg, uint32_t timeout)
 {
   TC_ARG_CHECK(port_valid(p), TC_INVALID);
   TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
@@ -80,7 +93,7 @@ tc_status tc_port_send(tc_port *p, void *msg, uint32_t timeout)
   return TC_OK;
 }
 
-tc_status tc_port_receive(tc_port *p, void **msg, uint32_t timeout)
+tc_status TC_BODY(tc_port_receive)(tc_port *p, void **msg, uint32_t timeout)
 {
   TC_ARG_CHECK(port_valid(p) && msg != NULL, TC_INVALID);
   TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
@@ -116,7 +129,7 @@ tc_status tc_port_receive(tc_port *p, void **msg, uint32_t timeout)
   }
 }
 
-tc_status tc_port_delete(tc_port *p)
+tc_status TC_BODY(tc_port_delete)(tc_port *p)
 {
   TC_ARG_CHECK(port_valid(p), TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);

@@ -16,6 +16,17 @@
 #include "internal.h"
 #include "tacet/mutex.h"
 
+/* Trace wrappers (TC_TRACE=1; nothing otherwise): each service below is recorded when it
+ * returns (kernel/internal.h, TC_TRACED). */
+TC_TRACED(tc_mutex_create, (tc_mutex *m, const char *name, unsigned options), (m, name, options),
+          TC_TRACE_SVC_MUTEX_CREATE, m, options, 0, (void)0)
+TC_TRACED(tc_mutex_lock, (tc_mutex *m, uint32_t timeout), (m, timeout),
+          TC_TRACE_SVC_MUTEX_LOCK, m, timeout, 0, (void)0)
+TC_TRACED(tc_mutex_unlock, (tc_mutex *m), (m),
+          TC_TRACE_SVC_MUTEX_UNLOCK, m, 0, 0, (void)0)
+TC_TRACED(tc_mutex_delete, (tc_mutex *m), (m),
+          TC_TRACE_SVC_MUTEX_DELETE, m, 0, 0, tc__trace_forget(m))
+
 #define MUTEX_OF_OWNER_NODE(n) TC_CONTAINER_OF(n, tc_mutex, owner_node)
 
 static struct {
@@ -98,7 +109,7 @@ static void release(tc_mutex *m)
   release_waiter(m, w, TC_OK);
 }
 
-tc_status tc_mutex_create(tc_mutex *m, const char *name, unsigned options)
+tc_status TC_BODY(tc_mutex_create)(tc_mutex *m, const char *name, unsigned options)
 {
   TC_ARG_CHECK(m != NULL && (options & ~TC_INHERIT) == 0, TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
@@ -112,17 +123,19 @@ tc_status tc_mutex_create(tc_mutex *m, const char *name, unsigned options)
   m->name = name;
   m->waiters.threads.head = NULL;
   m->waiters.reprioritized = (options & TC_INHERIT) ? waiters_changed : NULL;
+  TC_TRACE_WAITQ(&m->waiters, m);
   m->owner = NULL;
   m->owner_node.next = m->owner_node.prev = NULL;
   m->count = 0;
   m->options = options;
   m->magic = TC_MAGIC_MUTEX;
+  TC_TRACE_OBJECT(TC_TRACE_OBJ_MUTEX, m, name, 0);
   tc__list_push_back(&tc__k.mutexes, &m->created_node);
   tc__unlock(k);
   return TC_OK;
 }
 
-tc_status tc_mutex_lock(tc_mutex *m, uint32_t timeout)
+tc_status TC_BODY(tc_mutex_lock)(tc_mutex *m, uint32_t timeout)
 {
   TC_ARG_CHECK(mutex_valid(m), TC_INVALID);
   TC_ARG_CHECK(tc__in_thread(), TC_CALLER_ERROR);
@@ -159,7 +172,7 @@ tc_status tc_mutex_lock(tc_mutex *m, uint32_t timeout)
   }
 }
 
-tc_status tc_mutex_unlock(tc_mutex *m)
+tc_status TC_BODY(tc_mutex_unlock)(tc_mutex *m)
 {
   TC_ARG_CHECK(mutex_valid(m), TC_INVALID);
   TC_ARG_CHECK(tc__in_thread(), TC_CALLER_ERROR);
@@ -178,7 +191,7 @@ tc_status tc_mutex_unlock(tc_mutex *m)
   return TC_OK;
 }
 
-tc_status tc_mutex_delete(tc_mutex *m)
+tc_status TC_BODY(tc_mutex_delete)(tc_mutex *m)
 {
   TC_ARG_CHECK(mutex_valid(m), TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);

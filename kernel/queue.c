@@ -13,6 +13,21 @@
 #include "internal.h"
 #include "tacet/queue.h"
 
+/* Trace wrappers (TC_TRACE=1; nothing otherwise): each service below is recorded when it
+ * returns (kernel/internal.h, TC_TRACED). */
+TC_TRACED(tc_queue_create, (tc_queue *q, const char *name, size_t msg_size, void *buf, size_t buf_size), (q, name, msg_size, buf, buf_size),
+          TC_TRACE_SVC_QUEUE_CREATE, q, msg_size, buf_size, (void)0)
+TC_TRACED(tc_queue_send, (tc_queue *q, const void *msg, uint32_t timeout), (q, msg, timeout),
+          TC_TRACE_SVC_QUEUE_SEND, q, timeout, 0, (void)0)
+TC_TRACED(tc_queue_send_front, (tc_queue *q, const void *msg, uint32_t timeout), (q, msg, timeout),
+          TC_TRACE_SVC_QUEUE_SEND_FRONT, q, timeout, 0, (void)0)
+TC_TRACED(tc_queue_receive, (tc_queue *q, void *msg, uint32_t timeout), (q, msg, timeout),
+          TC_TRACE_SVC_QUEUE_RECEIVE, q, timeout, 0, (void)0)
+TC_TRACED(tc_queue_flush, (tc_queue *q), (q),
+          TC_TRACE_SVC_QUEUE_FLUSH, q, 0, 0, (void)0)
+TC_TRACED(tc_queue_delete, (tc_queue *q), (q),
+          TC_TRACE_SVC_QUEUE_DELETE, q, 0, 0, tc__trace_forget(q))
+
 enum { RECEIVER, SENDER_BACK, SENDER_FRONT };
 
 static inline bool queue_valid(const tc_queue *q) { return q != NULL && q->magic == TC_MAGIC_QUEUE; }
@@ -94,7 +109,7 @@ static void admit_sender(tc_queue *q)
   tc__thread_wake(s, TC_OK);
 }
 
-tc_status tc_queue_create(tc_queue *q, const char *name, size_t msg_size, void *buf, size_t buf_size)
+tc_status TC_BODY(tc_queue_create)(tc_queue *q, const char *name, size_t msg_size, void *buf, size_t buf_size)
 {
   TC_ARG_CHECK(q != NULL && buf != NULL && msg_size != 0 && buf_size >= msg_size, TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
@@ -108,6 +123,7 @@ tc_status tc_queue_create(tc_queue *q, const char *name, size_t msg_size, void *
   q->name = name;
   q->waiters.threads.head = NULL;
   q->waiters.reprioritized = NULL;
+  TC_TRACE_WAITQ(&q->waiters, q);
   q->msg_size = msg_size;
   q->capacity = buf_size / msg_size;
   q->start = q->read = q->write = buf;
@@ -115,6 +131,7 @@ tc_status tc_queue_create(tc_queue *q, const char *name, size_t msg_size, void *
   q->count = 0;
   q->words = msg_size % 4 == 0 ? msg_size / 4 : 0;
   q->magic = TC_MAGIC_QUEUE;
+  TC_TRACE_OBJECT(TC_TRACE_OBJ_QUEUE, q, name, 0);
   tc__list_push_back(&tc__k.queues, &q->created_node);
   tc__unlock(k);
   return TC_OK;
@@ -186,12 +203,12 @@ static tc_status send_slow(tc_queue *q, const void *msg, uint32_t timeout, bool 
   }
 }
 
-tc_status tc_queue_send(tc_queue *q, const void *msg, uint32_t timeout)
+tc_status TC_BODY(tc_queue_send)(tc_queue *q, const void *msg, uint32_t timeout)
 {
   return send(q, msg, timeout, false);
 }
 
-tc_status tc_queue_send_front(tc_queue *q, const void *msg, uint32_t timeout)
+tc_status TC_BODY(tc_queue_send_front)(tc_queue *q, const void *msg, uint32_t timeout)
 {
   return send(q, msg, timeout, true);
 }
@@ -235,7 +252,7 @@ static tc_status __attribute__((noinline)) receive_slow(tc_queue *q, void *msg, 
   }
 }
 
-tc_status tc_queue_receive(tc_queue *q, void *msg, uint32_t timeout)
+tc_status TC_BODY(tc_queue_receive)(tc_queue *q, void *msg, uint32_t timeout)
 {
   TC_ARG_CHECK(queue_valid(q) && msg != NULL, TC_INVALID);
   TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
@@ -244,7 +261,7 @@ tc_status tc_queue_receive(tc_queue *q, void *msg, uint32_t timeout)
   return receive_slow(q, msg, timeout, k);
 }
 
-tc_status tc_queue_flush(tc_queue *q)
+tc_status TC_BODY(tc_queue_flush)(tc_queue *q)
 {
   TC_ARG_CHECK(queue_valid(q), TC_INVALID);
   unsigned k = tc__lock();
@@ -259,7 +276,7 @@ tc_status tc_queue_flush(tc_queue *q)
   return TC_OK;
 }
 
-tc_status tc_queue_delete(tc_queue *q)
+tc_status TC_BODY(tc_queue_delete)(tc_queue *q)
 {
   TC_ARG_CHECK(queue_valid(q), TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);

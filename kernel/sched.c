@@ -355,6 +355,7 @@ tc_status tc__thread_wait(tc_waitq *q, unsigned state, uint32_t timeout, unsigne
     t->wait_seq = tc__k.wait_seq++;
     if (sleeping || (state & TC__WAIT_RESTARTABLE)) t->flags |= TC_TF_SIGNAL_WAKE;
     if (q != NULL) tc__waitq_insert(q, t);
+    TC_TRACE_EVENT(TC_TRACE_EV_BLOCK, q != NULL ? q->trace_object : NULL, timeout, (uint8_t)state, 0);
     if (timeout != TC_WAIT_FOREVER) {
       t->timeout.expire = thread_timeout_expired;
       tc__timeout_add(&t->timeout, timeout);
@@ -385,6 +386,9 @@ void tc__object_delete(tc_waitq *q, uint32_t *magic, tc_list *created, tc_node *
 
 void tc__thread_wake(tc_thread *t, tc_status status)
 {
+#if TC_TRACE
+  const void *object = t->wait_q != NULL ? t->wait_q->trace_object : NULL;
+#endif
   if (t->wait_q != NULL) {
     /* Still queued: the wait ends by timeout or abort, and the object is told. */
     tc_waitq *q = t->wait_q;
@@ -403,6 +407,7 @@ void tc__thread_wake(tc_thread *t, tc_status status)
   t->state = TC_READY;
   t->slice_left = t->time_slice;
   tc__ready_append(t);
+  TC_TRACE_EVENT(TC_TRACE_EV_READY, t, object, status, (uint32_t)t->priority | (uint32_t)t->threshold << 16);
   tc__sched_made_ready(t);
 }
 
@@ -424,6 +429,7 @@ void tc__sched_tick(void)
 #if TC_STATS
   tc__k.stats.time_slices++;
 #endif
+  TC_TRACE_EVENT(TC_TRACE_EV_YIELD, 2, 0, 0, 0);
   tc__sched_reschedule(false);
 }
 

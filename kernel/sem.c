@@ -9,9 +9,20 @@
 #include "internal.h"
 #include "tacet/sem.h"
 
+/* Trace wrappers (TC_TRACE=1; nothing otherwise): each service below is recorded when it
+ * returns (kernel/internal.h, TC_TRACED). */
+TC_TRACED(tc_sem_create, (tc_sem *s, const char *name, uint32_t initial, uint32_t max), (s, name, initial, max),
+          TC_TRACE_SVC_SEM_CREATE, s, initial, max, (void)0)
+TC_TRACED(tc_sem_take, (tc_sem *s, uint32_t timeout), (s, timeout),
+          TC_TRACE_SVC_SEM_TAKE, s, timeout, 0, (void)0)
+TC_TRACED(tc_sem_give, (tc_sem *s), (s),
+          TC_TRACE_SVC_SEM_GIVE, s, 0, 0, (void)0)
+TC_TRACED(tc_sem_delete, (tc_sem *s), (s),
+          TC_TRACE_SVC_SEM_DELETE, s, 0, 0, tc__trace_forget(s))
+
 static inline bool sem_valid(const tc_sem *s) { return s != NULL && s->magic == TC_MAGIC_SEM; }
 
-tc_status tc_sem_create(tc_sem *s, const char *name, uint32_t initial, uint32_t max)
+tc_status TC_BODY(tc_sem_create)(tc_sem *s, const char *name, uint32_t initial, uint32_t max)
 {
   TC_ARG_CHECK(s != NULL && max != 0 && initial <= max, TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
@@ -25,9 +36,11 @@ tc_status tc_sem_create(tc_sem *s, const char *name, uint32_t initial, uint32_t 
   s->name = name;
   s->waiters.threads.head = NULL;
   s->waiters.reprioritized = NULL;
+  TC_TRACE_WAITQ(&s->waiters, s);
   s->count = initial;
   s->max = max;
   s->magic = TC_MAGIC_SEM;
+  TC_TRACE_OBJECT(TC_TRACE_OBJ_SEM, s, name, 0);
   tc__list_push_back(&tc__k.sems, &s->created_node);
   tc__unlock(k);
   return TC_OK;
@@ -55,7 +68,7 @@ static tc_status __attribute__((noinline)) take_slow(tc_sem *s, uint32_t timeout
   }
 }
 
-tc_status tc_sem_take(tc_sem *s, uint32_t timeout)
+tc_status TC_BODY(tc_sem_take)(tc_sem *s, uint32_t timeout)
 {
   TC_ARG_CHECK(sem_valid(s), TC_INVALID);
   TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
@@ -76,7 +89,7 @@ static tc_status __attribute__((noinline)) give_to_waiter(tc_node *w, unsigned k
   return TC_OK;
 }
 
-tc_status tc_sem_give(tc_sem *s)
+tc_status TC_BODY(tc_sem_give)(tc_sem *s)
 {
   TC_ARG_CHECK(sem_valid(s), TC_INVALID);
   unsigned k = tc__lock();
@@ -91,7 +104,7 @@ tc_status tc_sem_give(tc_sem *s)
   return st;
 }
 
-tc_status tc_sem_delete(tc_sem *s)
+tc_status TC_BODY(tc_sem_delete)(tc_sem *s)
 {
   TC_ARG_CHECK(sem_valid(s), TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);

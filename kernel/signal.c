@@ -24,6 +24,15 @@
 #include "internal.h"
 #include "tacet/signal.h"
 
+/* Trace wrappers (TC_TRACE=1; nothing otherwise): each service below is recorded when it
+ * returns (kernel/internal.h, TC_TRACED). */
+TC_TRACED(tc_signal_handler_set, (tc_thread *t, void (*handler)(uint32_t signals)), (t, handler),
+          TC_TRACE_SVC_SIGNAL_HANDLER_SET, t, 0, 0, (void)0)
+TC_TRACED(tc_signal_send, (tc_thread *t, uint32_t signals), (t, signals),
+          TC_TRACE_SVC_SIGNAL_SEND, t, signals, 0, (void)0)
+TC_TRACED(tc_signal_abort_wait, (void), (),
+          TC_TRACE_SVC_SIGNAL_ABORT_WAIT, 0, 0, 0, (void)0)
+
 #define SIG_RUNNING     0x01u /* the handler is running */
 #define SIG_INTERRUPTED 0x02u /* ... and it ran because a signal ended a wait */
 #define SIG_ABORT       0x04u /* ... which tc_signal_abort_wait() asked to end for good */
@@ -33,7 +42,7 @@ static inline bool thread_valid(const tc_thread *t) { return t != NULL && t->mag
 
 static inline bool finished(const tc_thread *t) { return t->state == TC_COMPLETED || t->state == TC_TERMINATED; }
 
-tc_status tc_signal_handler_set(tc_thread *t, void (*handler)(uint32_t signals))
+tc_status TC_BODY(tc_signal_handler_set)(tc_thread *t, void (*handler)(uint32_t signals))
 {
   TC_ARG_CHECK(thread_valid(t), TC_INVALID);
   unsigned s = tc__lock();
@@ -47,7 +56,7 @@ tc_status tc_signal_handler_set(tc_thread *t, void (*handler)(uint32_t signals))
   return st;
 }
 
-tc_status tc_signal_send(tc_thread *t, uint32_t signals)
+tc_status TC_BODY(tc_signal_send)(tc_thread *t, uint32_t signals)
 {
   TC_ARG_CHECK(thread_valid(t) && signals != 0, TC_INVALID);
   unsigned s = tc__lock();
@@ -137,7 +146,7 @@ bool tc__signal_wait_abort(tc_thread *t)
   return true;
 }
 
-tc_status tc_signal_abort_wait(void)
+tc_status TC_BODY(tc_signal_abort_wait)(void)
 {
   unsigned s = tc__lock();
   tc_thread *t = tc__k.current;

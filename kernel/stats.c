@@ -135,6 +135,11 @@ void tc__account_idle_jump(uint64_t cycles)
 #else
   (void)cycles;
 #endif
+#if TC_TRACE
+  /* Events on either side of the gap may lie 2^32 units apart: a TIME event carries the
+   * clock across (stamped with the time after the gap, when the next event will come). */
+  if (tc__k.trace != NULL) tc__trace_time(TC_PORT_CYCLES() + cycles);
+#endif
 }
 
 void tc_kernel_stats(tc_kernel_stats_t *out)

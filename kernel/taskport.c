@@ -10,7 +10,14 @@
 #include "internal.h"
 #include "tacet/taskport.h"
 
-tc_status tc_thread_post(tc_thread *to, uint32_t word, uint32_t timeout)
+/* Trace wrappers (TC_TRACE=1; nothing otherwise): each service below is recorded when it
+ * returns (kernel/internal.h, TC_TRACED). */
+TC_TRACED(tc_thread_post, (tc_thread *to, uint32_t word, uint32_t timeout), (to, word, timeout),
+          TC_TRACE_SVC_THREAD_POST, to, word, timeout, (void)0)
+TC_TRACED(tc_thread_receive, (uint32_t *word, uint32_t timeout), (word, timeout),
+          TC_TRACE_SVC_THREAD_RECEIVE, 0, (st_ == TC_OK && word != NULL ? (uintptr_t)*word : 0), timeout, (void)0)
+
+tc_status TC_BODY(tc_thread_post)(tc_thread *to, uint32_t word, uint32_t timeout)
 {
   TC_ARG_CHECK(to != NULL && to->magic == TC_MAGIC_THREAD, TC_INVALID);
   TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
@@ -56,7 +63,7 @@ tc_status tc_thread_post(tc_thread *to, uint32_t word, uint32_t timeout)
   return st;
 }
 
-tc_status tc_thread_receive(uint32_t *word, uint32_t timeout)
+tc_status TC_BODY(tc_thread_receive)(uint32_t *word, uint32_t timeout)
 {
   TC_ARG_CHECK(word != NULL, TC_INVALID);
   TC_ARG_CHECK(tc__in_thread(), TC_CALLER_ERROR);

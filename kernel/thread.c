@@ -8,6 +8,27 @@
 #include "internal.h"
 #include "tacet/hisr.h"
 
+/* Trace wrappers (TC_TRACE=1; nothing otherwise): each service below is recorded when it
+ * returns (kernel/internal.h, TC_TRACED). */
+TC_TRACED(tc_thread_create, (tc_thread *t, const char *name, void (*entry)(void *arg), void *arg, void *stack, size_t stack_size, unsigned priority, unsigned preempt_threshold, uint32_t time_slice, unsigned options), (t, name, entry, arg, stack, stack_size, priority, preempt_threshold, time_slice, options),
+          TC_TRACE_SVC_THREAD_CREATE, t, priority, preempt_threshold, (void)0)
+TC_TRACED(tc_thread_delete, (tc_thread *t), (t),
+          TC_TRACE_SVC_THREAD_DELETE, t, 0, 0, tc__trace_forget(t))
+TC_TRACED(tc_thread_terminate, (tc_thread *t), (t),
+          TC_TRACE_SVC_THREAD_TERMINATE, t, 0, 0, (void)0)
+TC_TRACED(tc_thread_suspend, (tc_thread *t), (t),
+          TC_TRACE_SVC_THREAD_SUSPEND, t, 0, 0, (void)0)
+TC_TRACED(tc_thread_resume, (tc_thread *t), (t),
+          TC_TRACE_SVC_THREAD_RESUME, t, 0, 0, (void)0)
+TC_TRACED(tc_thread_sleep, (uint32_t ticks), (ticks),
+          TC_TRACE_SVC_THREAD_SLEEP, 0, ticks, 0, (void)0)
+TC_TRACED(tc_thread_priority_change, (tc_thread *t, unsigned new_priority, unsigned *old), (t, new_priority, old),
+          TC_TRACE_SVC_THREAD_PRIORITY_CHANGE, t, new_priority, (st_ == TC_OK && old != NULL ? (uintptr_t)*old : 0), (void)0)
+TC_TRACED(tc_thread_threshold_change, (tc_thread *t, unsigned new_threshold, unsigned *old), (t, new_threshold, old),
+          TC_TRACE_SVC_THREAD_THRESHOLD_CHANGE, t, new_threshold, (st_ == TC_OK && old != NULL ? (uintptr_t)*old : 0), (void)0)
+TC_TRACED(tc_thread_wait_abort, (tc_thread *t), (t),
+          TC_TRACE_SVC_THREAD_WAIT_ABORT, t, 0, 0, (void)0)
+
 static inline bool thread_valid(const tc_thread *t) { return t != NULL && t->magic == TC_MAGIC_THREAD; }
 
 static void make_ready(tc_thread *t)
@@ -15,6 +36,7 @@ static void make_ready(tc_thread *t)
   t->state = TC_READY;
   t->slice_left = t->time_slice;
   tc__ready_append(t);
+  TC_TRACE_EVENT(TC_TRACE_EV_READY, t, 0, TC_OK, (uint32_t)t->priority | (uint32_t)t->threshold << 16);
   tc__sched_made_ready(t);
 }
 
@@ -54,7 +76,7 @@ static void finish_thread(tc_thread *t, unsigned final_state)
   tc__sched_reschedule(true);
 }
 
-tc_status tc_thread_create(tc_thread *t, const char *name, void (*entry)(void *arg), void *arg,
+tc_status TC_BODY(tc_thread_create)(tc_thread *t, const char *name, void (*entry)(void *arg), void *arg,
                            void *stack, size_t stack_size, unsigned priority,
                            unsigned preempt_threshold, uint32_t time_slice, unsigned options)
 {
@@ -99,6 +121,8 @@ tc_status tc_thread_create(tc_thread *t, const char *name, void (*entry)(void *a
 
   unsigned s = tc__lock();
   t->magic = TC_MAGIC_THREAD;
+  TC_TRACE_OBJECT(TC_TRACE_OBJ_THREAD, t, name, priority);
+  TC_TRACE_WAITQ(&t->port_waiters, t);
   tc__list_push_back(&tc__k.threads, &t->created_node);
   if ((options & TC_AUTO_START) != 0u) {
     make_ready(t);
@@ -108,7 +132,7 @@ tc_status tc_thread_create(tc_thread *t, const char *name, void (*entry)(void *a
   return TC_OK;
 }
 
-tc_status tc_thread_delete(tc_thread *t)
+tc_status TC_BODY(tc_thread_delete)(tc_thread *t)
 {
   TC_ARG_CHECK(thread_valid(t), TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
@@ -127,7 +151,7 @@ tc_status tc_thread_delete(tc_thread *t)
   return TC_OK;
 }
 
-tc_status tc_thread_terminate(tc_thread *t)
+tc_status TC_BODY(tc_thread_terminate)(tc_thread *t)
 {
   TC_ARG_CHECK(thread_valid(t), TC_INVALID);
   TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
@@ -176,7 +200,7 @@ void tc__thread_run(tc_thread *t)
   TC_PORT_PANIC("a completed thread was resumed", t->name);
 }
 
-tc_status tc_thread_suspend(tc_thread *t)
+tc_status TC_BODY(tc_thread_suspend)(tc_thread *t)
 {
   TC_ARG_CHECK(thread_valid(t), TC_INVALID);
   unsigned s = tc__lock();
@@ -210,7 +234,7 @@ tc_status tc_thread_suspend(tc_thread *t)
   return st;
 }
 
-tc_status tc_thread_resume(tc_thread *t)
+tc_status TC_BODY(tc_thread_resume)(tc_thread *t)
 {
   TC_ARG_CHECK(thread_valid(t), TC_INVALID);
   unsigned s = tc__lock();
@@ -227,7 +251,7 @@ tc_status tc_thread_resume(tc_thread *t)
   return st;
 }
 
-tc_status tc_thread_sleep(uint32_t ticks)
+tc_status TC_BODY(tc_thread_sleep)(uint32_t ticks)
 {
   TC_ARG_CHECK(tc__in_thread() && tc__k.lock_nesting == 0, TC_CALLER_ERROR);
   if (ticks == 0) return TC_OK;
@@ -249,7 +273,16 @@ static void __attribute__((noinline)) yield_general(tc_thread *r, unsigned s)
   tc__unlock(s);
 }
 
+#if TC_TRACE
+static void tc_thread_yield__body(void);
 void tc_thread_yield(void)
+{
+  tc_thread_yield__body();
+  TC_TRACE_EVENT(TC_TRACE_SVC_THREAD_YIELD, 0, 0, 0, TC_OK);
+}
+#endif
+
+void TC_BODY(tc_thread_yield)(void)
 {
   unsigned s = tc__lock();
   tc_thread *r = tc__k.current;
@@ -265,6 +298,7 @@ void tc_thread_yield(void)
     tc__unlock_quiet(s);
     return;
   }
+  TC_TRACE_EVENT(TC_TRACE_EV_YIELD, 1, 0, 0, 0);
   tc_list *l = r->ready_list;
   /* Priority and threshold in one load: equal when the two halves are (a rotation by 16
    * compares them in one instruction). */
@@ -305,7 +339,7 @@ static tc_status change_user_pair(tc_thread *t, unsigned priority, unsigned thre
   return TC_OK;
 }
 
-tc_status tc_thread_priority_change(tc_thread *t, unsigned new_priority, unsigned *old)
+tc_status TC_BODY(tc_thread_priority_change)(tc_thread *t, unsigned new_priority, unsigned *old)
 {
   TC_ARG_CHECK(thread_valid(t), TC_INVALID);
   TC_ARG_CHECK(new_priority < TC_PRIORITIES, TC_PRIORITY_ERROR);
@@ -322,7 +356,7 @@ tc_status tc_thread_priority_change(tc_thread *t, unsigned new_priority, unsigne
   return st;
 }
 
-tc_status tc_thread_threshold_change(tc_thread *t, unsigned new_threshold, unsigned *old)
+tc_status TC_BODY(tc_thread_threshold_change)(tc_thread *t, unsigned new_threshold, unsigned *old)
 {
   TC_ARG_CHECK(thread_valid(t), TC_INVALID);
   TC_ARG_CHECK(new_threshold < TC_PRIORITIES, TC_PRIORITY_ERROR);
@@ -335,7 +369,7 @@ tc_status tc_thread_threshold_change(tc_thread *t, unsigned new_threshold, unsig
   return st;
 }
 
-tc_status tc_thread_wait_abort(tc_thread *t)
+tc_status TC_BODY(tc_thread_wait_abort)(tc_thread *t)
 {
   TC_ARG_CHECK(thread_valid(t), TC_INVALID);
   unsigned s = tc__lock();

@@ -63,6 +63,9 @@ void tc__tick_announce(void)
 #if TC_STATS
   tc__account_run_time(); /* at least once a tick: the 32-bit run-time delta never wraps */
 #endif
+#if TC_TRACE
+  if (tc__k.trace != NULL) tc__trace_tick();
+#endif
   /* The slice belongs to the tick that just ended, so it is charged before expiries make
    * other threads ready. */
   tc__sched_tick();

@@ -17,6 +17,19 @@
 #include "tacet/hisr.h"
 #include "tacet/timer.h"
 
+/* Trace wrappers (TC_TRACE=1; nothing otherwise): each service below is recorded when it
+ * returns (kernel/internal.h, TC_TRACED). */
+TC_TRACED(tc_timer_create, (tc_timer *tm, const char *name, void (*fn)(void *arg), void *arg, uint32_t initial, uint32_t period, unsigned options), (tm, name, fn, arg, initial, period, options),
+          TC_TRACE_SVC_TIMER_CREATE, tm, initial, period, (void)0)
+TC_TRACED(tc_timer_activate, (tc_timer *tm), (tm),
+          TC_TRACE_SVC_TIMER_ACTIVATE, tm, 0, 0, (void)0)
+TC_TRACED(tc_timer_deactivate, (tc_timer *tm), (tm),
+          TC_TRACE_SVC_TIMER_DEACTIVATE, tm, 0, 0, (void)0)
+TC_TRACED(tc_timer_change, (tc_timer *tm, uint32_t initial, uint32_t period), (tm, initial, period),
+          TC_TRACE_SVC_TIMER_CHANGE, tm, initial, period, (void)0)
+TC_TRACED(tc_timer_delete, (tc_timer *tm), (tm),
+          TC_TRACE_SVC_TIMER_DELETE, tm, 0, 0, tc__trace_forget(tm))
+
 #if TC_TIMER_STACK_SIZE < TC_PORT_STACK_MIN
 #error "TC_TIMER_STACK_SIZE is below the port's TC_PORT_STACK_MIN"
 #endif
@@ -47,6 +60,7 @@ static inline bool may_create_timers(void) { return !tc__in_handler() || tc__in_
 static void timer_expired(tc_timeout *to)
 {
   tc_timer *tm = TIMER_OF_TIMEOUT(to);
+  TC_TRACE_EVENT(TC_TRACE_EV_TIMER_EXPIRE, tm, tm->period, 0, 0);
   if (tm->period != 0) tc__timeout_add(&tm->timeout, tm->period);
   tm->expirations++;
   if (tm->due++ == 0) {
@@ -84,7 +98,7 @@ static void disarm(tc_timer *tm)
   }
 }
 
-tc_status tc_timer_create(tc_timer *tm, const char *name, void (*fn)(void *arg), void *arg,
+tc_status TC_BODY(tc_timer_create)(tc_timer *tm, const char *name, void (*fn)(void *arg), void *arg,
                           uint32_t initial, uint32_t period, unsigned options)
 {
   TC_ARG_CHECK(tm != NULL && fn != NULL && initial != 0, TC_INVALID);
@@ -120,13 +134,14 @@ tc_status tc_timer_create(tc_timer *tm, const char *name, void (*fn)(void *arg),
   tm->timeout.expire = timer_expired;
   unsigned k = tc__lock();
   tm->magic = TC_MAGIC_TIMER;
+  TC_TRACE_OBJECT(TC_TRACE_OBJ_TIMER, tm, name, 0);
   tc__list_push_back(&tc__k.timers, &tm->created_node);
   if ((options & TC_AUTO_ACTIVATE) != 0u) tc__timeout_add(&tm->timeout, initial);
   tc__unlock(k);
   return TC_OK;
 }
 
-tc_status tc_timer_activate(tc_timer *tm)
+tc_status TC_BODY(tc_timer_activate)(tc_timer *tm)
 {
   TC_ARG_CHECK(timer_valid(tm), TC_INVALID);
   unsigned s = tc__lock();
@@ -139,7 +154,7 @@ tc_status tc_timer_activate(tc_timer *tm)
   return st;
 }
 
-tc_status tc_timer_deactivate(tc_timer *tm)
+tc_status TC_BODY(tc_timer_deactivate)(tc_timer *tm)
 {
   TC_ARG_CHECK(timer_valid(tm), TC_INVALID);
   unsigned s = tc__lock();
@@ -148,7 +163,7 @@ tc_status tc_timer_deactivate(tc_timer *tm)
   return TC_OK;
 }
 
-tc_status tc_timer_change(tc_timer *tm, uint32_t initial, uint32_t period)
+tc_status TC_BODY(tc_timer_change)(tc_timer *tm, uint32_t initial, uint32_t period)
 {
   TC_ARG_CHECK(timer_valid(tm) && initial != 0, TC_INVALID);
   unsigned s = tc__lock();
@@ -162,7 +177,7 @@ tc_status tc_timer_change(tc_timer *tm, uint32_t initial, uint32_t period)
   return st;
 }
 
-tc_status tc_timer_delete(tc_timer *tm)
+tc_status TC_BODY(tc_timer_delete)(tc_timer *tm)
 {
   TC_ARG_CHECK(timer_valid(tm), TC_INVALID);
   TC_ARG_CHECK(may_create_timers(), TC_CALLER_ERROR);

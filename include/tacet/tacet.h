@@ -17,5 +17,6 @@
 #include "tacet/msgport.h"
 #include "tacet/taskport.h"
 #include "tacet/event.h"
+#include "tacet/trace.h"
 
 #endif /* TACET_H */

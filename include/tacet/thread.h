@@ -72,6 +72,9 @@ typedef struct tc_thread {
   uint32_t switches_out_hi, cycles_hi;
   uint64_t left;                      /* switches away while not ready, or at the end of a run */
   struct tc_thread *last_preempted_by;
+#if TC_TRACE
+  uint32_t trace_stack_used; /* the stack high water the trace last reported (bytes) */
+#endif
 } tc_thread;
 
 typedef struct {

@@ -58,7 +58,8 @@ typedef struct {
   uint32_t next;           /* the slot the next event goes to; the newest is the one before */
   uint32_t recorded;       /* events recorded since tc_trace_enable() (modulo 2^32), the
                               lost ones included */
-  uint32_t lost;           /* events not kept: overwritten in a ring, or dropped when full */
+  uint32_t lost;           /* events dropped when full (TC_TRACE_STOP); a wrapped ring has
+                              overwritten recorded - events */
   uint32_t objects_lost;   /* objects created with no registry entry free (not named) */
   uint32_t start_hi, start_lo; /* tc_cycles() when tracing was enabled */
   char port[12];           /* TC_PORT_NAME: "sim", "cortex-m" */
@@ -213,8 +214,8 @@ tc_status tc_trace_disable(void);
  * disabled, full in TC_TRACE_STOP mode, or built with TC_TRACE=0). */
 tc_status tc_trace_user(uint16_t id, uint32_t a, uint32_t b);
 
-/* The buffer handed to the last tc_trace_enable() and the bytes of it in use (header to the
- * last event slot), NULL and 0 when none: for a port or an application that writes the dump
+/* The buffer handed to the last tc_trace_enable() and the bytes of it in use (from the header
+ * to the newest event: every slot once a ring has wrapped), NULL and 0 when none: for a port or an application that writes the dump
  * out (the Cortex-M port through semihosting at exit, the sim port to a file).
  * Context: any. */
 const void *tc_trace_buffer(size_t *size);

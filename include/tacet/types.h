@@ -61,6 +61,9 @@ typedef struct tc_timeout {
 typedef struct tc_waitq {
   tc_list threads;
   void (*reprioritized)(struct tc_waitq *q, struct tc_thread *t);
+#if TC_TRACE
+  const void *trace_object; /* the object the queue belongs to, for the trace's BLOCK events */
+#endif
 } tc_waitq;
 
 #endif /* TACET_TYPES_H */

@@ -22,6 +22,12 @@ _Noreturn void tc__cm_exit(int code);
  * the reset code: the words are cut out of one static buffer. */
 int tc__cm_command_line(char ***argv);
 
+/* The trace dump (semihosting.c, TC_TRACE): take `--tacet-trace=FILE` out of the command line
+ * (returns the new argc); start the trace at each tc_kernel_init() when it was given. The
+ * exit writes it to FILE. */
+int tc__cm_trace_args(int argc, char **argv);
+void tc__cm_trace_init(void);
+
 /* Faults (startup.c): report the stacked registers and the fault status, exit with 136. */
 _Noreturn void tc__cm_fault(const uint32_t *frame, uint32_t exc_return);
 

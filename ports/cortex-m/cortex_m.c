@@ -111,6 +111,9 @@ void tc__cm_init(void)
   tc__cm_sw.deliver = NULL;
   tc__cm_stopping = false;
   exit_code = 0;
+#if TC_TRACE
+  tc__cm_trace_init();
+#endif
 #if TC_MPU_STACK_GUARD
   tc__cm_guard_init(); /* the startup context's guard armed: it is `cur` */
 #endif

@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 
 #include "cm_private.h"
+#include "tacet/trace.h"
 
 #define SYS_OPEN          0x01
 #define SYS_CLOSE         0x02
@@ -84,8 +85,59 @@ int tc__cm_console_write(int fd, const void *buf, size_t n)
   return transfer(SYS_WRITE, h, buf, n);
 }
 
+/* ---- the trace dump (TC_TRACE) ----------------------------------------------------------
+ * `--tacet-trace=FILE` on the command line (tacet run --trace FILE passes it; the program
+ * never sees it) makes every tc_kernel_init() start a trace into a static buffer of
+ * TC_CM_TRACE_BUFFER bytes, a ring (the newest events kept), and the exit write it to the
+ * host FILE through SYS_OPEN and SYS_WRITE. */
+#if TC_TRACE
+#ifndef TC_CM_TRACE_BUFFER
+#define TC_CM_TRACE_BUFFER (256u * 1024u)
+#endif
+#define TRACE_OPTION "--tacet-trace="
+
+static const char *trace_path;
+static uint64_t trace_buffer[TC_CM_TRACE_BUFFER / 8u];
+
+int tc__cm_trace_args(int argc, char **argv)
+{
+  int kept = 0;
+  for (int i = 0; i < argc; i++) {
+    if (strncmp(argv[i], TRACE_OPTION, sizeof TRACE_OPTION - 1u) == 0)
+      trace_path = argv[i] + sizeof TRACE_OPTION - 1u;
+    else
+      argv[kept++] = argv[i];
+  }
+  argv[kept] = NULL;
+  return kept;
+}
+
+void tc__cm_trace_init(void)
+{
+  if (trace_path != NULL) (void)tc_trace_enable(trace_buffer, sizeof trace_buffer, TC_TRACE_WRAP);
+}
+
+static void trace_write(void)
+{
+  size_t n;
+  const void *buf = tc_trace_buffer(&n);
+  if (trace_path == NULL || buf == NULL) return;
+  (void)tc_trace_disable();
+  int h = open_host(trace_path, MODE_W | MODE_BINARY);
+  bool ok = h >= 0 && transfer(SYS_WRITE, h, buf, n) == (int)n;
+  if (h >= 0) (void)semihost(SYS_CLOSE, &h);
+  if (!ok) {
+    static const char msg[] = "tacet: cannot write the trace to the host file\n";
+    (void)tc__cm_console_write(2, msg, sizeof msg - 1u);
+  }
+}
+#endif
+
 _Noreturn void tc__cm_exit(int code)
 {
+#if TC_TRACE
+  trace_write();
+#endif
   uint32_t block[2] = {ADP_STOPPED_APPLICATION_EXIT, (uint32_t)code};
   for (;;) semihost(SYS_EXIT_EXTENDED, block);
 }

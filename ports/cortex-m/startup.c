@@ -122,6 +122,9 @@ __attribute__((noreturn, used)) void tc__cm_reset_c(void)
   tc__cm_board_init();
   char **argv;
   int argc = tc__cm_command_line(&argv);
+#if TC_TRACE
+  argc = tc__cm_trace_args(argc, argv);
+#endif
   exit(main(argc, argv));
 }
 

@@ -241,6 +241,47 @@ void tc_sim_set_switch_cost(uint64_t cycles) { sim.switch_cost = cycles; }
 
 /* ---- kernel hooks ----------------------------------------------------------------------- */
 
+/* The trace dump (TC_TRACE): with TACET_TRACE=FILE in the environment (tacet run --trace FILE
+ * sets it) every tc_kernel_init() starts a trace into a buffer of TACET_TRACE_SIZE bytes
+ * (default 16 MiB), a ring unless TACET_TRACE_MODE=stop, and the end of each run writes it to
+ * FILE: a program of several runs leaves the last one there. */
+#if TC_TRACE
+static void trace_start(void)
+{
+  static void *buf;
+  static size_t size;
+  if (getenv("TACET_TRACE") == NULL) return;
+  if (buf == NULL) {
+    const char *s = getenv("TACET_TRACE_SIZE");
+    size = s != NULL ? (size_t)strtoull(s, NULL, 0) : (size_t)16 << 20;
+    buf = malloc(size);
+    if (buf == NULL) {
+      fprintf(stderr, "tacet: TACET_TRACE_SIZE=%zu: no memory for the trace\n", size);
+      exit(1);
+    }
+  }
+  const char *mode = getenv("TACET_TRACE_MODE");
+  bool stop = mode != NULL && strcmp(mode, "stop") == 0;
+  if (tc_trace_enable(buf, size, stop ? TC_TRACE_STOP : TC_TRACE_WRAP) != TC_OK) {
+    fprintf(stderr, "tacet: TACET_TRACE_SIZE=%zu: too small for a trace\n", size);
+    exit(1);
+  }
+}
+
+static void trace_write(void)
+{
+  const char *path = getenv("TACET_TRACE");
+  size_t n;
+  const void *buf = tc_trace_buffer(&n);
+  if (path == NULL || buf == NULL) return;
+  (void)tc_trace_disable();
+  FILE *f = fopen(path, "wb");
+  bool ok = f != NULL && fwrite(buf, 1, n, f) == n;
+  if (f != NULL && fclose(f) != 0) ok = false;
+  if (!ok) fprintf(stderr, "tacet: cannot write the trace to %s\n", path);
+}
+#endif
+
 void tc__sim_init(void)
 {
   memset(&sim, 0, sizeof sim);
@@ -248,6 +289,9 @@ void tc__sim_init(void)
   tc__sim_now = 0;
   tc__sim_next_event = UINT64_MAX;
   tc__sim_irq_masked = 1;
+#if TC_TRACE
+  trace_start();
+#endif
 }
 
 void tc__sim_switch(tc_thread *from, tc_thread *to)
@@ -310,6 +354,9 @@ int tc__sim_start(void)
   }
   sim.ticking = false;
   tc__sim_next_event = UINT64_MAX;
+#if TC_TRACE
+  trace_write();
+#endif
   return sim.stopping ? sim.exit_code : 0;
 }
 

@@ -5,13 +5,16 @@ semihosting exit code (QEMU passes it on as its own exit status).
 """
 
 import argparse
+import dataclasses
+import os
 import signal
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 from tacet.build import build_app
-from tacet.common import add_target_arguments, resolve_setup
+from tacet.common import Setup, add_target_arguments, resolve_setup
 from tacet.errors import TacetError
 from tacet.host import exit_status, require_tool
 from tacet.targets import QEMU
@@ -35,15 +38,61 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="stop the program after this many seconds of wall-clock time, 0 for never "
         "(default: 120 under QEMU, never on sim)",
     )
+    parser.add_argument(
+        "--trace",
+        type=Path,
+        metavar="FILE",
+        help="build with the event trace compiled in (TC_TRACE=1, in build/<target>-trace), "
+        "record the run and write the trace buffer to FILE at its end (tacet trace reads it; "
+        "docs/trace.md)",
+    )
     parser.set_defaults(handler=handle)
 
 
-def run_program(command: Sequence[str], timeout: float | None) -> int:
+def run_program(
+    command: Sequence[str], timeout: float | None, env: Mapping[str, str] | None = None
+) -> int:
     """Run ``command`` with our stdin/stdout/stderr and return its exit status.
 
     Raises subprocess.TimeoutExpired (after killing it) when it outlives ``timeout``.
     """
-    return subprocess.run(command, timeout=timeout, check=False).returncode
+    return subprocess.run(command, timeout=timeout, check=False, env=env).returncode
+
+
+def traced_setup(setup: Setup, explicit_build_dir: bool) -> Setup:
+    """The setup of a traced build: the kernel with TC_TRACE=1, in a build directory of its
+    own (the untraced one stays as it is)."""
+    target = dataclasses.replace(
+        setup.target, definitions=(*setup.target.definitions, ("TACET_DEFINITIONS", "TC_TRACE=1"))
+    )
+    build_dir = (
+        setup.build_dir if explicit_build_dir else setup.repo / "build" / f"{target.name}-trace"
+    )
+    return dataclasses.replace(setup, target=target, build_dir=build_dir)
+
+
+def traced_command(command: list[str], program: Path, trace: Path) -> list[str]:
+    """QEMU's command line with the trace's file on the program's command line
+    (semihosting), where the port takes it out before main() sees the rest."""
+    text = str(trace)
+    if any(c in text for c in " \t,"):
+        raise TacetError(
+            f"--trace {text}: under QEMU the path may not hold spaces or commas "
+            "(it travels on the semihosting command line)"
+        )
+    i = command.index("-semihosting-config") + 1
+    command[i] += f",arg={program.name},arg=--tacet-trace={text}"
+    return command
+
+
+def report_trace(trace: Path, program: str, target: str, returncode: int) -> None:
+    if not trace.is_file():
+        raise TacetError(
+            f"{program} on {target} wrote no trace to {trace} (its kernel run did not end: a "
+            "trace is written when tc_kernel_start() returns)",
+            status=returncode or 1,
+        )
+    print(f"tacet: trace of {program} in {trace} ({trace.stat().st_size} bytes)", file=sys.stderr)
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -54,12 +103,25 @@ def handle(args: argparse.Namespace) -> int:
     if target.emulated:
         require_tool(QEMU, f"target {target.name}")
     timeout = target.run_timeout if args.timeout is None else (args.timeout or None)
+    trace: Path | None = None
+    env: dict[str, str] | None = None
+    if args.trace is not None:
+        trace = (setup.cwd / args.trace).resolve()
+        if not trace.parent.is_dir():
+            raise TacetError(f"--trace {args.trace}: no directory {trace.parent}")
+        trace.unlink(missing_ok=True)  # a stale dump must not pass for this run's
+        setup = traced_setup(setup, args.build_dir is not None)
     program = build_app(setup, args.app, output="on-failure")
     command = target.run_command(program)
+    if trace is not None:
+        if target.emulated:
+            command = traced_command(command, program, trace)
+        else:
+            env = dict(os.environ, TACET_TRACE=str(trace))
     sys.stdout.flush()
     sys.stderr.flush()
     try:
-        returncode = run_program(command, timeout)
+        returncode = run_program(command, timeout, env)
     except subprocess.TimeoutExpired:
         raise TacetError(
             f"{program.name} on {target.name} was still running after {timeout:g} s and was "
@@ -76,4 +138,6 @@ def handle(args: argparse.Namespace) -> int:
         raise TacetError(
             f"{program.name} on {target.name} was killed by {name}", status=exit_status(returncode)
         )
+    if trace is not None:
+        report_trace(trace, program.name, target.name, returncode)
     return returncode

@@ -146,6 +146,13 @@ uint64_t tc__cm_cycles(void);
 _Noreturn void tc__cm_panic(const char *msg, const char *detail);
 
 #define TC_PORT_NAME "cortex-m"
+/* For the trace's header and its events' `irq` (the exception number). */
+#if defined(__ARM_FP)
+#define TC_PORT_CPU_NAME "cortex-m4f"
+#else
+#define TC_PORT_CPU_NAME "cortex-m3"
+#endif
+#define TC_PORT_IRQ_NUMBER() tc__cm_ipsr()
 #define TC_PORT_STACK_ALIGN 8u
 #if defined(__ARM_FP)
 #define TC_PORT_STACK_MIN 384u /* 9 + 16 saved words, a 26-word FP frame, a little to run */

@@ -1,0 +1,344 @@
+/*
+ * The event trace (TC_TRACE=1; include/tacet/trace.h, docs/trace.md): the buffer, its object
+ * registry and the one function every trace point calls.
+ *
+ * The buffer's header is the recorder's state: `next`, `recorded` and the flags live there,
+ * not in a copy, so that the buffer in memory is a complete dump at every moment (a debugger
+ * may read it, a port writes it out at the end). tc__k.trace points at the header while
+ * recording and is NULL otherwise, which is the one load and one branch a trace point costs
+ * when tracing is off.
+ */
+#include "internal.h"
+
+#if TC_TRACE
+
+#include "tacet/block_pool.h"
+#include "tacet/byte_pool.h"
+#include "tacet/event.h"
+#include "tacet/hisr.h"
+#include "tacet/msgport.h"
+#include "tacet/mutex.h"
+#include "tacet/queue.h"
+#include "tacet/sem.h"
+#include "tacet/timer.h"
+
+#ifndef TC_PORT_CPU_NAME
+#define TC_PORT_CPU_NAME "host"
+#endif
+/* The interrupt a trace point runs in (tc_trace_event.irq): the port's own number where it has
+ * one (Cortex-M: the exception number), else the depth of the LISR bracket. */
+#ifndef TC_PORT_IRQ_NUMBER
+#define TC_PORT_IRQ_NUMBER() tc__k.isr_nesting
+#endif
+
+#define MIN_EVENTS  8u
+#define MIN_OBJECTS 8u
+#define MAX_OBJECTS 1024u /* the registry is searched linearly when an object is deleted */
+
+/* A name into a NUL-padded field, cut to its size (the field needs no terminator). */
+static void copy_name(char *dst, size_t n, const char *src)
+{
+  for (size_t i = 0; i < n && src[i] != '\0'; i++) dst[i] = src[i];
+}
+
+static inline tc_trace_object *objects(tc_trace_header *h)
+{
+  return (tc_trace_object *)(void *)((char *)h + h->header_size);
+}
+
+void tc__trace_record(uint32_t id, uintptr_t a0, uintptr_t a1, uintptr_t a2, uintptr_t a3)
+{
+  unsigned s = tc__lock();
+  tc_trace_header *h = tc__k.trace;
+  /* Tested again with the lock held: an interrupt between the caller's test and the lock
+   * may have stopped the trace. */
+  if (h != NULL) {
+    uint32_t i = h->next;
+    h->recorded++;
+    if (i == h->events) {
+      h->lost++; /* TC_TRACE_STOP and full: a ring never leaves `next` at the end */
+    } else {
+      tc_trace_event *e = (tc_trace_event *)(void *)((char *)h + h->events_offset) + i;
+      tc_thread *c = tc__k.current;
+      e->time = (uint32_t)~TC_PORT_CYCLES32_DOWN();
+      /* id, irq and the reserved byte in one store. */
+      uint32_t w = id | (uint32_t)(uint8_t)TC_PORT_IRQ_NUMBER() << 16;
+      memcpy(&e->id, &w, sizeof w);
+      uint32_t pt = 0xFFFFFFFFu;
+      if (c != NULL) memcpy(&pt, &c->priority, sizeof pt); /* priority, threshold: adjacent */
+      memcpy(&e->priority, &pt, sizeof pt);
+      e->ctx = (uintptr_t)c;
+      e->arg[0] = a0;
+      e->arg[1] = a1;
+      e->arg[2] = a2;
+      e->arg[3] = a3;
+      if (++i == h->events) {
+        if (h->flags & TC_TRACE_F_STOP) {
+          h->flags = (uint8_t)((h->flags | TC_TRACE_F_FULL) & ~TC_TRACE_F_ON);
+        } else {
+          i = 0;
+          h->flags |= TC_TRACE_F_WRAPPED;
+        }
+      }
+      h->next = i;
+    }
+  }
+  tc__unlock(s);
+}
+
+/* ---- the registry ----------------------------------------------------------------------- */
+
+void tc__trace_object(unsigned type, const void *object, const char *name, unsigned extra)
+{
+  tc_trace_header *h = tc__k.trace;
+  if (h == NULL) return;
+  unsigned s = tc__lock();
+  tc_trace_object *o = NULL;
+  if (tc__k.trace_objects < h->objects) {
+    o = &objects(h)[tc__k.trace_objects++];
+  } else {
+    /* Full: the oldest entry of a deleted object (earlier events still name it wrongly
+     * only if they survive in the buffer, which the entry's `created` tells a decoder). */
+    tc_trace_object *all = objects(h);
+    for (uint32_t i = 0; i < h->objects; i++)
+      if (all[i].deleted && (o == NULL || (int32_t)(all[i].created - o->created) < 0)) o = &all[i];
+  }
+  if (o == NULL) {
+    h->objects_lost++;
+  } else {
+    memset(o, 0, sizeof *o);
+    o->address = (uintptr_t)object;
+    o->type = (uint8_t)type;
+    o->extra = (uint16_t)extra;
+    o->created = h->recorded;
+    if (name != NULL) copy_name(o->name, sizeof o->name, name);
+  }
+  tc__unlock(s);
+}
+
+void tc__trace_forget(const void *object)
+{
+  tc_trace_header *h = tc__k.trace;
+  if (h == NULL) return;
+  unsigned s = tc__lock();
+  tc_trace_object *all = objects(h);
+  /* The newest entry of that address: older ones name deleted objects. */
+  for (uint32_t i = tc__k.trace_objects; i-- > 0;) {
+    if (all[i].address == (uintptr_t)object && all[i].type != TC_TRACE_OBJ_FREE && !all[i].deleted) {
+      all[i].deleted = 1;
+      break;
+    }
+  }
+  tc__unlock(s);
+}
+
+/* The objects that exist when tracing starts, from the kernel's created lists. */
+typedef struct {
+  size_t list;    /* offset of the created list in tc__k */
+  uint8_t type;
+  uint16_t node;  /* offset of created_node in the control block */
+  uint16_t name;  /* offset of the name pointer */
+} existing_kind;
+
+#define KIND(field, t, T) {offsetof(tc_kernel, field), t, offsetof(T, created_node), offsetof(T, name)}
+static const existing_kind kinds[] = {
+    {offsetof(tc_kernel, threads), TC_TRACE_OBJ_THREAD, offsetof(tc_thread, created_node), offsetof(tc_thread, name)},
+    {offsetof(tc_kernel, hisrs), TC_TRACE_OBJ_HISR, offsetof(tc_hisr, created_node), offsetof(tc_hisr, ctx.name)},
+    KIND(sems, TC_TRACE_OBJ_SEM, tc_sem),
+    KIND(mutexes, TC_TRACE_OBJ_MUTEX, tc_mutex),
+    KIND(queues, TC_TRACE_OBJ_QUEUE, tc_queue),
+    KIND(ports, TC_TRACE_OBJ_PORT, tc_port),
+    KIND(events, TC_TRACE_OBJ_EVENT, tc_event),
+    KIND(timers, TC_TRACE_OBJ_TIMER, tc_timer),
+    KIND(block_pools, TC_TRACE_OBJ_BLOCK_POOL, tc_block_pool),
+    KIND(byte_pools, TC_TRACE_OBJ_BYTE_POOL, tc_byte_pool),
+};
+
+static void register_existing(void)
+{
+  for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+    const tc_list *l = (const tc_list *)(const void *)((const char *)&tc__k + kinds[k].list);
+    const tc_node *n = l->head;
+    if (n == NULL) continue;
+    do {
+      const char *cb = (const char *)n - kinds[k].node;
+      const char *name;
+      memcpy(&name, cb + kinds[k].name, sizeof name);
+      unsigned extra = 0;
+      if (kinds[k].type == TC_TRACE_OBJ_THREAD) extra = ((const tc_thread *)(const void *)cb)->user_priority;
+      if (kinds[k].type == TC_TRACE_OBJ_HISR) extra = ((const tc_hisr *)(const void *)cb)->priority;
+      tc__trace_object(kinds[k].type, cb, name, extra);
+      n = n->next;
+    } while (n != l->head);
+  }
+}
+
+/* ---- time marks ------------------------------------------------------------------------- */
+
+/* A TIME event: the full clock, so that a decoder can rebuild the high bits of the 32-bit
+ * timestamps, which it can only as long as no two events lie 2^32 units apart. */
+void tc__trace_time(uint64_t now)
+{
+  unsigned s = tc__lock();
+  tc_trace_header *h = tc__k.trace;
+  uint32_t slot = h->next;
+  tc__k.trace_mark = (uint32_t)now;
+  tc__trace_record(TC_TRACE_EV_TIME, (uintptr_t)(uint32_t)(now >> 32), (uintptr_t)(uint32_t)now, 0, 0);
+  /* Stamped with `now` itself, which may lie ahead of the clock (an idle gap about to be
+   * crossed): the TIME event's own time is always the low word of its a0:a1. */
+  if (slot != h->events) ((tc_trace_event *)(void *)((char *)h + h->events_offset))[slot].time = (uint32_t)now;
+  tc__unlock(s);
+}
+
+/* ---- kernel events recorded out of line ------------------------------------------------- */
+
+/* A switch from `from` to `to` (tc__commit_state), and the stack high water of `from` when
+ * it has grown: only the word below the last reported mark is compared here, and a scan runs
+ * only when that word has changed, so a thread whose stack stays put costs one load. */
+TC_NO_ASAN void tc__trace_switch(tc_thread *from, tc_thread *to)
+{
+  uintptr_t state = 0, object = 0;
+  if (from != NULL) {
+    state = from->state;
+    if (from->wait_q != NULL) object = (uintptr_t)from->wait_q->trace_object;
+#if TC_STACK_CHECK
+    uint32_t used = from->trace_stack_used;
+    if (used + 4u <= from->stack_size) {
+      uint32_t w;
+      memcpy(&w, from->stack_base + from->stack_size - used - 4u, sizeof w);
+      if (w != TC__PATTERN_WORD) {
+        size_t hw = tc__stack_high_water(from);
+        if (hw > used) {
+          from->trace_stack_used = (uint32_t)hw;
+          tc__trace_record(TC_TRACE_EV_STACK, (uintptr_t)from, hw, from->stack_size, 0);
+        }
+      }
+    }
+#endif
+  }
+  uint32_t pt = 0xFFFFFFFFu;
+  if (to != NULL) memcpy(&pt, &to->priority, sizeof pt);
+  tc__trace_record(TC_TRACE_EV_SWITCH, (uintptr_t)to, state, object, pt);
+}
+
+/* From the tick, tracing on: the tick itself when asked for, and a TIME event whenever 2^30
+ * units have passed since the last one, so that timestamps never lie 2^32 apart. */
+void tc__trace_tick(void)
+{
+  tc_trace_header *h = tc__k.trace;
+  if (h->flags & TC_TRACE_F_TICKS) tc__trace_record(TC_TRACE_EV_TICK, tc__k.tick, 0, 0, 0);
+  uint32_t now = (uint32_t)~TC_PORT_CYCLES32_DOWN();
+  if (now - tc__k.trace_mark >= 0x40000000u) tc__trace_time(TC_PORT_CYCLES());
+}
+
+/* ---- the API ------------------------------------------------------------------------------ */
+
+tc_status tc_trace_enable(void *buf, size_t size, unsigned mode)
+{
+  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  TC_ARG_CHECK(buf != NULL, TC_INVALID);
+  TC_ARG_CHECK((mode & ~(TC_TRACE_STOP | TC_TRACE_TICKS)) == 0u, TC_INVALID);
+  uintptr_t start = ((uintptr_t)buf + 7u) & ~(uintptr_t)7u;
+  size_t skip = start - (uintptr_t)buf;
+  if (size < skip + sizeof(tc_trace_header)) return TC_INVALID;
+  size_t room = size - skip - sizeof(tc_trace_header);
+  size_t n_objects = room / 8u / sizeof(tc_trace_object);
+  if (n_objects < MIN_OBJECTS) n_objects = MIN_OBJECTS;
+  if (n_objects > MAX_OBJECTS) n_objects = MAX_OBJECTS;
+  size_t events_offset = (sizeof(tc_trace_header) + n_objects * sizeof(tc_trace_object) + 7u) & ~(size_t)7u;
+  if (size - skip < events_offset + MIN_EVENTS * sizeof(tc_trace_event)) return TC_INVALID;
+  size_t n_events = (size - skip - events_offset) / sizeof(tc_trace_event);
+  if (n_events > UINT32_MAX - 1u) n_events = UINT32_MAX - 1u;
+
+  tc_trace_header *h = (tc_trace_header *)start;
+  unsigned s = tc__lock();
+  tc__k.trace = NULL; /* no event into a buffer being laid out */
+  memset(h, 0, events_offset);
+  h->magic = TC_TRACE_MAGIC;
+  h->version = TC_TRACE_VERSION;
+  h->ptr_size = (uint8_t)sizeof(uintptr_t);
+  h->flags = (uint8_t)(TC_TRACE_F_ON | ((mode & TC_TRACE_STOP) ? TC_TRACE_F_STOP : 0u) |
+                       ((mode & TC_TRACE_TICKS) ? TC_TRACE_F_TICKS : 0u));
+  h->endian = TC_TRACE_ENDIAN;
+  h->clock_hz = TC_PORT_CYCLES_HZ();
+  h->tick_hz = TC_TICK_HZ;
+  h->header_size = (uint16_t)sizeof(tc_trace_header);
+  h->object_size = (uint16_t)sizeof(tc_trace_object);
+  h->event_size = (uint16_t)sizeof(tc_trace_event);
+  h->priorities = (uint16_t)TC_PRIORITIES;
+  h->objects = (uint32_t)n_objects;
+  h->events = (uint32_t)n_events;
+  h->events_offset = (uint32_t)events_offset;
+  uint64_t now = TC_PORT_CYCLES();
+  h->start_hi = (uint32_t)(now >> 32);
+  h->start_lo = (uint32_t)now;
+  copy_name(h->port, sizeof h->port, TC_PORT_NAME);
+  copy_name(h->cpu, sizeof h->cpu, TC_PORT_CPU_NAME);
+  tc__k.trace_header = h;
+  tc__k.trace_objects = 0;
+  tc__k.trace = h;
+  register_existing();
+  tc__trace_time(now);
+  tc__trace_record(TC_TRACE_EV_ENABLE, mode, 0, 0, 0);
+  tc__unlock(s);
+  return TC_OK;
+}
+
+tc_status tc_trace_disable(void)
+{
+  unsigned s = tc__lock();
+  tc_trace_header *h = tc__k.trace;
+  tc__k.trace = NULL;
+  if (h != NULL) h->flags &= (uint8_t)~TC_TRACE_F_ON;
+  tc__unlock(s);
+  return h != NULL ? TC_OK : TC_STATE_ERROR;
+}
+
+tc_status tc_trace_user(uint16_t id, uint32_t a, uint32_t b)
+{
+  TC_ARG_CHECK(id >= TC_TRACE_USER_FIRST, TC_INVALID);
+  tc_trace_header *h = tc__k.trace;
+  if (h == NULL) return TC_STATE_ERROR;
+  bool full = (h->flags & TC_TRACE_F_FULL) != 0u;
+  tc__trace_record(id, a, b, 0, 0); /* when full, counted as lost */
+  return full ? TC_STATE_ERROR : TC_OK;
+}
+
+const void *tc_trace_buffer(size_t *size)
+{
+  const tc_trace_header *h = tc__k.trace_header;
+  /* Up to the newest event: every slot once the ring has wrapped. */
+  if (size != NULL) {
+    size_t slots = h == NULL ? 0 : (h->flags & TC_TRACE_F_WRAPPED) ? h->events : h->next;
+    *size = h != NULL ? h->events_offset + slots * sizeof(tc_trace_event) : 0;
+  }
+  return h;
+}
+
+#else /* !TC_TRACE: the API is there, and says that nothing can be recorded. */
+
+tc_status tc_trace_enable(void *buf, size_t size, unsigned mode)
+{
+  (void)buf;
+  (void)size;
+  (void)mode;
+  return TC_STATE_ERROR;
+}
+
+tc_status tc_trace_disable(void) { return TC_STATE_ERROR; }
+
+tc_status tc_trace_user(uint16_t id, uint32_t a, uint32_t b)
+{
+  (void)id;
+  (void)a;
+  (void)b;
+  return TC_STATE_ERROR;
+}
+
+const void *tc_trace_buffer(size_t *size)
+{
+  if (size != NULL) *size = 0;
+  return NULL;
+}
+
+#endif /* TC_TRACE */
