@@ -239,9 +239,8 @@ class _Report:
             '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             # The page may load nothing: a slip that adds a URL fails in the browser.
             '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
-            "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">\n"
+            "script-src 'unsafe-inline'; style-src 'unsafe-inline'\">\n"
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            '<link rel="icon" href="data:,">\n'
             f"<title>{_e(title)}</title>\n<style>\n{_CSS}\n{state_css}\n"
             f".inv-u{{fill:{UNBOUNDED_COLOUR}}} .inv-b{{fill:{BOUNDED_COLOUR}}}\n</style>\n"
             "</head>\n<body>\n"
@@ -567,7 +566,9 @@ class _Report:
                             fontsize=9,
                             color="white" if dark else "black",
                         )
-        fig.colorbar(mesh, ax=ax, shrink=0.8, label="preemptions")
+        bar = fig.colorbar(mesh, ax=ax, shrink=0.8, label="preemptions")
+        # Vector like the rest: a raster would be a data: image, a request of its own.
+        bar.solids.set_rasterized(False)
         return head + f'<div class="chart" id="matrix-chart">{_svg(fig, "mx")}</div>'
 
     def _histogram_section(self) -> str:
@@ -925,6 +926,7 @@ tr.bounded td:first-child { border-left: 4px solid #ff9f1c; }
 #tl-svg .role { font-weight: 700; fill: #d62728; }
 #tl-svg .hl { fill: #d62728; fill-opacity: 0.12; stroke: #d62728; stroke-width: 1.5; }
 #tl-svg .hl-row { fill: none; stroke: #d62728; stroke-width: 1; stroke-dasharray: 3 2; }
+#tl-svg .hl, #tl-svg .hl-row { pointer-events: none; }  /* hover reaches the slices */
 #tl-svg .slice:hover { stroke: #000; stroke-width: 1; }
 #tl-svg .inv-mark { cursor: pointer; }
 .chart svg { max-width: 100%; height: auto; }
