@@ -8,8 +8,9 @@ figures rendered to inline SVG; the per-thread timeline is drawn by a small inli
 compact JSON, so that a trace of tens of thousands of slices stays a few megabytes and only
 what is on screen becomes SVG.
 
-``python -m tacet.trace_report ANALYSIS.json --html OUT.html --screenshot OUT.png`` writes the
-report and a PNG of it taken by headless chromium (the README's picture).
+``python -m tacet.trace_report INPUT --html OUT.html --screenshot OUT.png`` writes the report
+and a PNG of it taken by headless chromium (the README's picture); INPUT is the analysis dict
+as JSON, a trace dump, or a report already written (see docs/trace-report.md).
 """
 
 from __future__ import annotations
@@ -265,12 +266,17 @@ class _Report:
         recorded, kept, lost = ev.get("recorded", 0), ev.get("kept", 0), ev.get("lost", 0)
         events = f"{_int(kept)} events kept of {_int(recorded)} recorded"
         warn = ""
-        if lost or ev.get("wrapped"):
+        if lost:
             why = "the ring wrapped" if ev.get("wrapped") else "the buffer was full"
             warn = (
                 f'<p class="warn">{_int(lost)} events lost ({why}): the report starts at the '
                 "oldest event kept.</p>"
             )
+        # What the decoder or the analysis had to say about this dump, word for word.
+        notes = [_text(n) for n in _list(ev.get("notes"), "events.notes")]
+        if notes:
+            warn += '<ul class="warn notes">' + "".join(f"<li>{_e(n)}</li>" for n in notes)
+            warn += "</ul>"
         return (
             f'<p class="meta">{" · ".join(parts)}<br>{events} · '
             f"{_fmt_us(self.duration)} from {_fmt_us(self.t0)} · times below are from the "
@@ -833,13 +839,40 @@ def screenshot(
         driver.quit()
 
 
+def load_analysis(path: Path) -> dict:
+    """The analysis dict in ``path``: its JSON, or the analysis of a trace dump (decoded by
+    tacet.tracefmt and analysed by tacet.trace_analysis)."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise TacetError(f"{path}: cannot read: {error.strerror}") from None
+    if data.lstrip()[:1] == b"{":
+        try:
+            return json.loads(data.decode("utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            raise TacetError(f"{path}: not JSON: {error}") from None
+    try:
+        from tacet.trace_analysis import analyze  # noqa: PLC0415
+        from tacet.tracefmt import decode  # noqa: PLC0415
+    except ImportError:
+        raise TacetError(
+            f"{path}: not JSON, and this tacet cannot decode trace dumps (tacet.tracefmt)"
+        ) from None
+    return analyze(decode(data, str(path)), str(path))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m tacet.trace_report",
-        description="Write the HTML report of an analysis dict (JSON) and, optionally, a PNG "
-        "screenshot of it taken by headless chromium.",
+        description="Write the HTML report of a trace and, optionally, a PNG screenshot of it "
+        "taken by headless chromium (the system's chromium and chromedriver).",
     )
-    parser.add_argument("analysis", type=Path, help="the analysis dict as JSON (schema 1)")
+    parser.add_argument(
+        "input",
+        type=Path,
+        help="the analysis dict as JSON (schema 1), a trace dump, or a report (.html) to "
+        "take the screenshot of",
+    )
     parser.add_argument("--html", type=Path, help="the report to write")
     parser.add_argument("--screenshot", type=Path, help="a PNG of the report to write")
     parser.add_argument("--width", type=int, default=1280, help="the page's width in pixels")
@@ -850,20 +883,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="click inversion K (0 = the first in the analysis) before the screenshot",
     )
     args = parser.parse_args(argv)
+    given_html = args.input.suffix.lower() in (".html", ".htm")
+    if given_html and (args.html is not None or args.screenshot is None):
+        parser.error("a report as input: give --screenshot (and no --html)")
     if args.html is None and args.screenshot is None:
         parser.error("nothing to do: give --html, --screenshot or both")
     try:
-        try:
-            analysis = json.loads(args.analysis.read_text(encoding="utf-8"))
-        except OSError as error:
-            raise TacetError(f"{args.analysis}: cannot read: {error.strerror}") from None
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            raise TacetError(f"{args.analysis}: not JSON: {error}") from None
         with tempfile.TemporaryDirectory() as scratch:
-            out = args.html or Path(scratch) / "report.html"
-            write_html(analysis, out)
-            if args.html:
-                print(f"report: {args.html}")
+            if given_html:
+                out = args.input
+                if not out.is_file():
+                    raise TacetError(f"{out}: no such report")
+            else:
+                out = args.html or Path(scratch) / "report.html"
+                write_html(load_analysis(args.input), out)
+                if args.html:
+                    print(f"report: {args.html}")
             if args.screenshot:
                 screenshot(out, args.screenshot, args.width, args.inversion)
                 print(f"screenshot: {args.screenshot}")

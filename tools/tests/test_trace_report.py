@@ -73,6 +73,18 @@ def test_the_file_holds_every_section(report: Path, analysis: dict) -> None:
     assert len(data["inv"]) == 2
 
 
+def test_lost_events_and_notes_are_shown(analysis: dict, tmp_path: Path) -> None:
+    lossy = copy.deepcopy(analysis)
+    path = tmp_path / "r.html"
+    trace_report.write_html(lossy, path)
+    assert 'class="warn' not in path.read_text(encoding="utf-8")
+    lossy["events"].update(lost=1234, wrapped=True, notes=["the first event is anchored <late>"])
+    trace_report.write_html(lossy, path)
+    text = path.read_text(encoding="utf-8")
+    assert "1,234 events lost (the ring wrapped)" in text
+    assert "<li>the first event is anchored &lt;late&gt;</li>" in text
+
+
 def test_names_are_escaped(analysis: dict, tmp_path: Path) -> None:
     hostile = copy.deepcopy(analysis)
     hostile["contexts"][1]["name"] = "</script><b>x&y"
@@ -175,6 +187,13 @@ def test_the_command_reports_bad_input_in_one_line(
     assert err.startswith(f"trace_report: {bad}: not JSON") and err.count("\n") == 1
     assert trace_report.main([str(tmp_path / "absent.json"), "--html", "x.html"]) == 1
     assert "cannot read" in capsys.readouterr().err
+    dump = tmp_path / "run.tctrace"
+    dump.write_bytes(b"\x00\x01garbage")
+    assert trace_report.main([str(dump), "--html", str(tmp_path / "r.html")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"trace_report: {dump}") and err.count("\n") == 1, err
+    with pytest.raises(SystemExit):  # a report as input only makes a screenshot
+        trace_report.main([str(tmp_path / "r.html"), "--html", str(tmp_path / "s.html")])
 
 
 # --- the page in a browser ------------------------------------------------------------------
@@ -342,3 +361,7 @@ def test_the_screenshot_command(analysis: dict, tmp_path: Path) -> None:
     assert head[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = struct.unpack(">II", head[16:24])
     assert width == 1280 and height > 2000  # the whole page, not the first screen
+    # The same from the report already written, narrower.
+    again = tmp_path / "again.png"
+    assert trace_report.main([str(html), "--screenshot", str(again), "--width", "900"]) == 0
+    assert struct.unpack(">I", again.read_bytes()[16:20]) == (900,)
