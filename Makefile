@@ -79,6 +79,8 @@ SYSTEM_DEPS := cmake:cmake ninja:ninja-build gcc:gcc $(PYTHON):python3 \
                aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu qemu-aarch64:qemu-user
 # The second compiler (build/sim-clang, make lint) and the static analyser (make lint, misra).
 SYSTEM_DEPS += clang:clang cppcheck:cppcheck
+# The browser the HTML trace report's test opens headless, and the driver Selenium runs it by.
+SYSTEM_DEPS += chromium:chromium chromedriver:chromium-driver
 
 .PHONY: deps demo test clean system-deps test-python conformance soak lint misra fuzz
 
@@ -117,7 +119,7 @@ system-deps:
 	echo "make deps: installing$$missing"; \
 	export DEBIAN_FRONTEND=noninteractive; \
 	apt-get update; \
-	apt-get install -y $$missing
+	apt-get install -y --no-install-recommends $$missing
 
 # A venv whose interpreter no longer runs (Python upgraded or removed) is made again.
 ifneq ($(shell $(VENV)/bin/python -c 'print("ok")' 2>/dev/null),ok)

@@ -1,0 +1,1236 @@
+"""The HTML trace report: one self-contained file from the analysis dict of a trace.
+
+``write_html(analysis, path)`` takes the dict ``tacet.trace_analysis.analyze`` returns (schema
+1, see docs/trace-report.md) and writes one HTML file that opens in any browser offline: its
+styles, script, data and charts are inlined and it names no external URL. The static charts
+(CPU load, switches and preemptions, the preemption matrix, the histograms) are matplotlib
+figures rendered to inline SVG; the per-thread timeline is drawn by a small inline script from
+compact JSON, so that a trace of tens of thousands of slices stays a few megabytes and only
+what is on screen becomes SVG.
+
+``python -m tacet.trace_report INPUT --html OUT.html --screenshot OUT.png`` writes the report
+and a PNG of it taken by headless chromium (the README's picture); INPUT is the analysis dict
+as JSON, a trace dump, or a report already written (see docs/trace-report.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import io
+import json
+import math
+import re
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tacet.errors import TacetError
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+    from selenium.webdriver import Chrome
+
+SCHEMA = 1
+
+STATES = ("running", "ready", "preempted", "blocked", "sleeping", "suspended")
+# Running stands out; the ways of waiting for the CPU are warm, the ways of waiting for
+# something else cool. "mixed" paints runs of slices narrower than a pixel.
+STATE_COLOURS = {
+    "running": "#2e9d4a",
+    "ready": "#f2c14e",
+    "preempted": "#e8833a",
+    "blocked": "#8e6cc4",
+    "sleeping": "#8fb3d9",
+    "suspended": "#a0a0a0",
+    "idle": "#c5d6c8",
+    "mixed": "#5b6b73",
+}
+UNBOUNDED_COLOUR = "#d62728"
+BOUNDED_COLOUR = "#ff9f1c"
+HIST_BINS = 30
+# Step series longer than this are drawn as a min/max envelope over this many bins.
+MAX_SERIES_POINTS = 2000
+# User events listed in the table (all are counted).
+MAX_USER_EVENTS = 200
+
+
+def write_html(analysis: dict, path: Path) -> None:
+    """Write the report of ``analysis`` (the analysis dict, schema 1) to ``path``."""
+    text = render_html(analysis)
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise TacetError(f"{path}: cannot write the report: {error.strerror}") from None
+
+
+def render_html(analysis: dict) -> str:
+    """The report of ``analysis`` as one HTML document."""
+    report = _Report(analysis)
+    return report.render()
+
+
+# --- reading the analysis dict ---------------------------------------------------------------
+
+
+def _fail(where: str, what: str) -> TacetError:
+    return TacetError(f"analysis: {where}: {what}")
+
+
+def _num(value: object, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise _fail(where, f"expected a finite number, got {value!r}")
+    return float(value)
+
+
+def _opt_num(value: object, where: str) -> float | None:
+    return None if value is None else _num(value, where)
+
+
+def _list(value: object, where: str) -> list:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise _fail(where, f"expected a list, got {type(value).__name__}")
+    return value
+
+
+def _dict(value: object, where: str) -> dict:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise _fail(where, f"expected an object, got {type(value).__name__}")
+    return value
+
+
+def _text(value: object) -> str:
+    return "" if value is None else str(value)
+
+
+class _Report:
+    """The analysis dict checked and indexed for rendering."""
+
+    def __init__(self, analysis: object) -> None:
+        if not isinstance(analysis, dict):
+            raise TacetError(f"analysis: expected an object, got {type(analysis).__name__}")
+        schema = analysis.get("schema")
+        if schema != SCHEMA:
+            raise _fail("schema", f"expected {SCHEMA}, got {schema!r}")
+        self.a = analysis
+        self.source = _dict(analysis.get("source"), "source")
+        span = _dict(analysis.get("span"), "span")
+        self.t0 = _num(span.get("start_us", 0.0), "span.start_us")
+        self.t1 = _num(span.get("end_us", self.t0), "span.end_us")
+        if self.t1 < self.t0:
+            raise _fail("span", f"end_us {self.t1} is before start_us {self.t0}")
+        self.duration = self.t1 - self.t0
+        self.events = _dict(analysis.get("events"), "events")
+        self.contexts: list[dict] = []
+        self.index: dict[str, int] = {}
+        for n, raw in enumerate(_list(analysis.get("contexts"), "contexts")):
+            ctx = _dict(raw, f"contexts[{n}]")
+            self._add_context(
+                _text(ctx.get("id")),
+                _text(ctx.get("name")) or _text(ctx.get("id")),
+                _text(ctx.get("kind")) or "thread",
+                ctx.get("priority"),
+                ctx.get("threshold"),
+            )
+        self.slices = [
+            self._slice(s, n) for n, s in enumerate(_list(analysis.get("slices"), "slices"))
+        ]
+        self.inversions = [
+            self._inversion(v, n)
+            for n, v in enumerate(_list(analysis.get("inversions"), "inversions"))
+        ]
+        self.summary = _dict(analysis.get("summary"), "summary")
+        self.counters = _dict(analysis.get("counters"), "counters")
+
+    def _add_context(
+        self, ident: str, name: str, kind: str, priority: object, threshold: object
+    ) -> int:
+        self.index[ident] = len(self.contexts)
+        self.contexts.append(
+            {
+                "id": ident,
+                "name": name,
+                "kind": kind,
+                "priority": priority if isinstance(priority, int) else None,
+                "threshold": threshold if isinstance(threshold, int) else None,
+            }
+        )
+        return self.index[ident]
+
+    def lane(self, ident: object) -> int:
+        """The lane of context ``ident``; one the contexts did not list gets a lane too."""
+        key = _text(ident)
+        if key not in self.index:
+            self._add_context(key, key or "?", "unknown", None, None)
+        return self.index[key]
+
+    def name(self, ident: object) -> str:
+        key = _text(ident)
+        return self.contexts[self.index[key]]["name"] if key in self.index else key
+
+    def _slice(
+        self, raw: object, n: int
+    ) -> tuple[int, float, float, str, str | None, object, object]:
+        where = f"slices[{n}]"
+        s = _dict(raw, where)
+        start = _num(s.get("start_us"), f"{where}.start_us")
+        end = _num(s.get("end_us"), f"{where}.end_us")
+        if end < start:
+            raise _fail(where, f"end_us {end} is before start_us {start}")
+        state = _text(s.get("state"))
+        if state not in STATES:
+            raise _fail(f"{where}.state", f"expected one of {', '.join(STATES)}, got {state!r}")
+        obj = s.get("object")
+        return (
+            self.lane(s.get("ctx")),
+            start,
+            end,
+            state,
+            None if obj is None else str(obj),
+            s.get("priority"),
+            s.get("threshold"),
+        )
+
+    def _inversion(self, raw: object, n: int) -> dict:
+        where = f"inversions[{n}]"
+        v = _dict(raw, where)
+        start = _num(v.get("start_us"), f"{where}.start_us")
+        end = _num(v.get("end_us"), f"{where}.end_us")
+        if end < start:
+            raise _fail(where, f"end_us {end} is before start_us {start}")
+        return {
+            "start": start,
+            "end": end,
+            "high": self.lane(v.get("high")),
+            "medium": self.lane(v.get("medium")),
+            "low": self.lane(v.get("low")),
+            "object": _text(v.get("object")),
+            "bounded": bool(v.get("bounded")),
+        }
+
+    # --- the document ------------------------------------------------------------------------
+
+    def render(self) -> str:
+        timeline_json = self._timeline_json()
+        with _svg_settings():
+            sections = [
+                self._summary_section(),
+                self._timeline_section(timeline_json),
+                self._inversion_section(),
+                self._load_section(),
+                self._preemption_section(),
+                self._histogram_section(),
+                self._user_event_section(),
+            ]
+        title = f"Tacet trace report: {self.source.get('file') or 'trace'}"
+        state_css = "\n".join(
+            f".s-{state}{{fill:{colour}}} .sw-{state}{{background:{colour}}}"
+            for state, colour in STATE_COLOURS.items()
+        )
+        return (
+            '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            # The page may load nothing: a slip that adds a URL fails in the browser.
+            '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+            "script-src 'unsafe-inline'; style-src 'unsafe-inline'\">\n"
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>{_e(title)}</title>\n<style>\n{_CSS}\n{state_css}\n"
+            f".inv-u{{fill:{UNBOUNDED_COLOUR}}} .inv-b{{fill:{BOUNDED_COLOUR}}}\n</style>\n"
+            "</head>\n<body>\n"
+            f"<header><h1>{_e(title)}</h1>\n{self._source_line()}\n{_NAV}</header>\n"
+            "<main>\n" + "\n".join(sections) + "\n</main>\n"
+            f'<div id="tooltip" role="tooltip" hidden></div>\n<script>\n{_JS}\n</script>\n'
+            "</body>\n</html>\n"
+        )
+
+    def _source_line(self) -> str:
+        src = self.source
+        parts = [
+            f"port {_e(src.get('port') or '?')}",
+            f"CPU {_e(src.get('cpu') or '?')}",
+            f"clock {_hz(src.get('clock_hz'))}",
+            f"tick {_hz(src.get('tick_hz'))}",
+        ]
+        note = _text(src.get("clock_note"))
+        if note:
+            parts.append(_e(note))
+        ev = self.events
+        recorded, kept, lost = ev.get("recorded", 0), ev.get("kept", 0), ev.get("lost", 0)
+        events = f"{_int(kept)} events kept of {_int(recorded)} recorded"
+        warn = ""
+        if lost:
+            why = "the ring wrapped" if ev.get("wrapped") else "the buffer was full"
+            warn = (
+                f'<p class="warn">{_int(lost)} events lost ({why}): the report starts at the '
+                "oldest event kept.</p>"
+            )
+        # What the decoder or the analysis had to say about this dump, word for word.
+        notes = [_text(n) for n in _list(ev.get("notes"), "events.notes")]
+        if notes:
+            warn += '<ul class="warn notes">' + "".join(f"<li>{_e(n)}</li>" for n in notes)
+            warn += "</ul>"
+        return (
+            f'<p class="meta">{" · ".join(parts)}<br>{events} · '
+            f"{_fmt_us(self.duration)} from {_fmt_us(self.t0)} · times below are from the "
+            f"trace's start</p>{warn}"
+        )
+
+    def _threads(self) -> list[dict]:
+        return [
+            _dict(t, f"summary.threads[{n}]")
+            for n, t in enumerate(_list(self.summary.get("threads"), "summary.threads"))
+        ]
+
+    def _summary_section(self) -> str:
+        s = self.summary
+        totals = [
+            ("Duration", _fmt_us(_num(s.get("duration_us", self.duration), "summary.duration_us"))),
+            ("Context switches", _int(s.get("switches", 0))),
+            ("Preemptions", _int(s.get("preemptions", 0))),
+            ("Interrupts", _int(s.get("interrupts", 0))),
+            ("Priority inversions", self._inversion_counts()),
+        ]
+        rows = []
+        for n, t in enumerate(self._threads()):
+            where = f"summary.threads[{n}]"
+            ctx = self.contexts[self.lane(t.get("ctx"))]
+            cells = [
+                f'<th scope="row">{_e(t.get("name") or ctx["name"])}</th>',
+                f"<td>{_e(ctx['kind'])}</td>",
+                f"<td class=n>{_opt_int(ctx['priority'])}</td>",
+                f"<td class=n>{_opt_int(ctx['threshold'])}</td>",
+                f"<td class=n>{_fmt_us(_num(t.get('run_us', 0.0), where + '.run_us'))}</td>",
+                f"<td class=n>{100 * _num(t.get('share', 0.0), where + '.share'):.1f} %</td>",
+                f"<td class=n>{_int(t.get('switches_in', 0))}</td>",
+                f"<td class=n>{_int(t.get('preempted', 0))}</td>",
+                *_stat_cells(t.get("response_us"), where + ".response_us"),
+                *_stat_cells(t.get("blocking_us"), where + ".blocking_us"),
+            ]
+            rows.append("<tr>" + "".join(cells) + "</tr>")
+        if not rows:
+            rows.append('<tr><td colspan="18" class="none">No threads in this trace.</td></tr>')
+        stat_heads = "".join(f"<th>{h}</th>" for h in ("n", "min", "avg", "p99", "max"))
+        return (
+            '<section id="summary"><h2>Summary</h2>\n<table class="totals"><tbody>'
+            + "".join(f"<tr><th scope=row>{k}</th><td>{v}</td></tr>" for k, v in totals)
+            + "</tbody></table>\n"
+            '<div class="wide"><table id="summary-table" class="grid"><thead><tr>'
+            "<th rowspan=2>Thread</th><th rowspan=2>Kind</th><th rowspan=2>Priority</th>"
+            "<th rowspan=2>Threshold</th><th rowspan=2>Run time</th><th rowspan=2>Share</th>"
+            "<th rowspan=2>Switched in</th><th rowspan=2>Preempted</th>"
+            "<th colspan=5>Response time</th><th colspan=5>Blocking time</th></tr>"
+            f"<tr>{stat_heads}{stat_heads}</tr></thead>\n<tbody>"
+            + "\n".join(rows)
+            + "</tbody></table></div></section>"
+        )
+
+    def _inversion_counts(self) -> str:
+        unbounded = sum(1 for v in self.inversions if not v["bounded"])
+        bounded = len(self.inversions) - unbounded
+        return f"{len(self.inversions)} ({unbounded} unbounded, {bounded} bounded)"
+
+    # --- the timeline ------------------------------------------------------------------------
+
+    def _timeline_json(self) -> str:
+        """The timeline's data: per lane a flat list of (start, length, state, object,
+        priority, threshold) from the trace's start, in µs rounded to the nanosecond."""
+        objects: dict[str, int] = {}
+        lanes: list[list[float | int]] = [[] for _ in self.contexts]
+        state_index = {state: n for n, state in enumerate(STATES)}
+        per_lane: list[list[tuple]] = [[] for _ in self.contexts]
+        for sl in self.slices:
+            per_lane[sl[0]].append(sl)
+        for lane, items in enumerate(per_lane):
+            items.sort(key=lambda s: s[1])
+            flat = lanes[lane]
+            for _, start, end, state, obj, prio, thr in items:
+                o = -1 if obj is None else objects.setdefault(obj, len(objects))
+                flat += [
+                    _compact(start - self.t0),
+                    _compact(end - start),
+                    state_index[state],
+                    o,
+                    prio if isinstance(prio, int) else -1,
+                    thr if isinstance(thr, int) else -1,
+                ]
+        inversions = [
+            [
+                _compact(v["start"] - self.t0),
+                _compact(v["end"] - self.t0),
+                v["high"],
+                v["medium"],
+                v["low"],
+                1 if v["bounded"] else 0,
+                v["object"],
+            ]
+            for v in self.inversions
+        ]
+        data = {
+            "duration": _compact(self.duration),
+            "states": list(STATES),
+            "objects": list(objects),
+            "lanes": [
+                {
+                    "name": c["name"],
+                    "id": c["id"],
+                    "kind": c["kind"],
+                    "prio": c["priority"],
+                    "thr": c["threshold"],
+                    "s": lanes[n],
+                }
+                for n, c in enumerate(self.contexts)
+            ],
+            "inv": inversions,
+        }
+        text = json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        # Inside <script> no "</" may appear: escape what HTML would read.
+        return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+    def _timeline_section(self, data: str) -> str:
+        legend = "".join(
+            f'<span class="key"><span class="sw sw-{state}"></span>{state}</span>'
+            for state in (*STATES, "idle", "mixed")
+        )
+        legend += (
+            '<span class="key"><span class="sw" style="background:'
+            f'{UNBOUNDED_COLOUR}"></span>unbounded inversion</span>'
+            '<span class="key"><span class="sw" style="background:'
+            f'{BOUNDED_COLOUR}"></span>bounded inversion</span>'
+        )
+        return (
+            '<section id="timeline"><h2>Timeline</h2>\n'
+            '<div class="controls"><button type="button" id="tl-in">Zoom in</button>'
+            '<button type="button" id="tl-out">Zoom out</button>'
+            '<button type="button" id="tl-left">&larr;</button>'
+            '<button type="button" id="tl-right">&rarr;</button>'
+            '<button type="button" id="tl-reset">Whole trace</button>'
+            '<span id="tl-range"></span></div>\n'
+            '<p class="hint">Wheel: zoom at the pointer · drag: pan · hover a slice for its '
+            "details · "
+            '"mixed": several slices narrower than a pixel, zoom in to see them.</p>\n'
+            f'<div class="legend">{legend}</div>\n'
+            '<div id="tl-box"><svg id="tl-svg" role="img" aria-label="per-thread timeline">'
+            "</svg></div>\n"
+            f'<script type="application/json" id="tl-data">{data}</script></section>'
+        )
+
+    def _inversion_section(self) -> str:
+        parts = ['<section id="inversions"><h2>Priority inversions</h2>']
+        parts.append(
+            "<p>A thread waits on a mutex or semaphore held by a lower-priority thread while a "
+            "thread of intermediate priority runs. Bounded: the holder ran at an inherited "
+            "priority throughout. Click a row to see it in the timeline.</p>"
+        )
+        if not self.inversions:
+            parts.append('<p class="none" id="no-inversions">No priority inversions found.</p>')
+        order = sorted(range(len(self.inversions)), key=lambda k: self.inversions[k]["start"])
+        for bounded, label in ((False, "Unbounded"), (True, "Bounded")):
+            keys = [k for k in order if self.inversions[k]["bounded"] == bounded]
+            if not keys:
+                continue
+            kind = "bounded" if bounded else "unbounded"
+            ctxs = self.contexts
+            rows = []
+            for k in keys:
+                v = self.inversions[k]
+                rows.append(
+                    f'<tr class="inversion {kind}" data-k="{k}" tabindex="0">'
+                    f'<td><a href="#timeline" data-k="{k}">{_fmt_us(v["start"] - self.t0)}</a>'
+                    f"</td><td class=n>{_fmt_us(v['end'] - self.t0)}</td>"
+                    f"<td class=n>{_fmt_us(v['end'] - v['start'])}</td>"
+                    f"<td>{_e(ctxs[v['high']]['name'])}</td>"
+                    f"<td>{_e(ctxs[v['medium']]['name'])}</td>"
+                    f"<td>{_e(ctxs[v['low']]['name'])}</td>"
+                    f"<td>{_e(v['object'])}</td></tr>"
+                )
+            parts.append(
+                f'<h3>{label} ({len(keys)})</h3><table id="inversions-{kind}" '
+                'class="grid inv-table"><thead><tr><th>Start</th><th>End</th><th>Length</th>'
+                "<th>High (waits)</th><th>Medium (runs)</th><th>Low (holds)</th><th>Object</th>"
+                "</tr></thead><tbody>" + "\n".join(rows) + "</tbody></table>"
+            )
+        parts.append("</section>")
+        return "\n".join(parts)
+
+    # --- the charts --------------------------------------------------------------------------
+
+    def _unit(self) -> tuple[float, str]:
+        """A time unit for the charts' axes that keeps their numbers short."""
+        if self.duration >= 2e6:
+            return 1e6, "s"
+        if self.duration >= 2e3:
+            return 1e3, "ms"
+        return 1.0, "µs"
+
+    def _series(self, name: str) -> list[tuple[float, float]]:
+        points = []
+        for n, p in enumerate(_list(self.counters.get(name), f"counters.{name}")):
+            where = f"counters.{name}[{n}]"
+            if not isinstance(p, list | tuple) or len(p) != 2:
+                raise _fail(where, f"expected [t_us, value], got {p!r}")
+            points.append((_num(p[0], where), _num(p[1], where)))
+        return points
+
+    def _load_section(self) -> str:
+        load = self._series("cpu_load")
+        ready = self._series("ready_queue")
+        switches = self._series("switches")
+        head = '<section id="cpu"><h2>CPU load over time</h2>'
+        if not (load or ready or switches):
+            return head + '<p class="none">No counter samples in this trace.</p></section>'
+        scale, unit = self._unit()
+        fig = _figure(10, 5.4)
+        axes = fig.subplots(3, 1, sharex=True)
+        plots = (
+            (axes[0], load, 100.0, "CPU load (%)", "#2e9d4a"),
+            (axes[1], ready, 1.0, "ready threads", "#e8833a"),
+            (axes[2], switches, 1.0, "context switches", "#3b6ea8"),
+        )
+        for ax, series, factor, label, colour in plots:
+            _step(ax, series, t0=self.t0, scale=scale, factor=factor, colour=colour)
+            ax.set_ylabel(label)
+            ax.grid(alpha=0.3)
+            ax.set_xlim(0, max(self.duration / scale, 1e-9))
+        axes[0].set_ylim(0, 105)
+        axes[1].set_ylim(bottom=0)
+        axes[2].set_ylim(bottom=0)
+        axes[2].set_xlabel(f"time since the trace's start ({unit})")
+        fig.align_ylabels(axes)
+        return head + f'<div class="chart" id="cpu-chart">{_svg(fig, "cpu")}</div></section>'
+
+    def _preemption_section(self) -> str:
+        head = '<section id="preemptions"><h2>Context switches and preemptions</h2>'
+        threads = self._threads()
+        parts = [head]
+        if threads:
+            names = [_text(t.get("name")) or self.name(t.get("ctx")) for t in threads]
+            switched = [int(_num(t.get("switches_in", 0), "switches_in")) for t in threads]
+            preempted = [int(_num(t.get("preempted", 0), "preempted")) for t in threads]
+            fig = _figure(10, 0.9 + 0.45 * len(threads))
+            ax = fig.subplots()
+            ys = list(range(len(threads)))
+            ax.barh([y - 0.2 for y in ys], switched, 0.4, label="switched in", color="#3b6ea8")
+            ax.barh([y + 0.2 for y in ys], preempted, 0.4, label="preempted", color="#e8833a")
+            ax.set_yticks(ys, names)
+            ax.invert_yaxis()
+            ax.set_xlabel("count")
+            ax.legend(loc="lower right")
+            ax.grid(axis="x", alpha=0.3)
+            parts.append(f'<div class="chart" id="switch-chart">{_svg(fig, "sw")}</div>')
+        else:
+            parts.append('<p class="none">No threads in this trace.</p>')
+        parts.append(self._matrix())
+        parts.append("</section>")
+        return "\n".join(parts)
+
+    def _matrix(self) -> str:
+        pre = _dict(self.a.get("preemptions"), "preemptions")
+        ctxs = _list(pre.get("ctx"), "preemptions.ctx")
+        counts = _list(pre.get("counts"), "preemptions.counts")
+        if len(counts) != len(ctxs) or any(
+            not isinstance(row, list) or len(row) != len(ctxs) for row in counts
+        ):
+            raise _fail("preemptions.counts", f"expected a {len(ctxs)} x {len(ctxs)} matrix")
+        matrix = [
+            [int(_num(c, f"preemptions.counts[{i}]")) for c in row] for i, row in enumerate(counts)
+        ]
+        head = "<h3>Who preempted whom</h3>"
+        if not ctxs or not any(any(row) for row in matrix):
+            return head + '<p class="none" id="no-preemptions">No preemptions in this trace.</p>'
+        names = [self.name(c) for c in ctxs]
+        n = len(names)
+        size = min(2.2 + 0.55 * n, 14)
+        fig = _figure(size + 1.5, size)
+        ax = fig.subplots()
+        peak = max(max(row) for row in matrix)
+        mesh = ax.pcolormesh(matrix, cmap="Oranges", vmin=0, vmax=peak, edgecolors="#ffffff")
+        ax.set_xticks([i + 0.5 for i in range(n)], names, rotation=40, ha="right")
+        ax.set_yticks([i + 0.5 for i in range(n)], names)
+        ax.invert_yaxis()
+        ax.set_xlabel("preempted by (the thread that took the CPU)")
+        ax.set_ylabel("preempted thread")
+        ax.set_aspect("equal")
+        if n <= 24:
+            for i, row in enumerate(matrix):
+                for j, count in enumerate(row):
+                    if count:
+                        dark = count > peak * 0.6
+                        ax.text(
+                            j + 0.5,
+                            i + 0.5,
+                            str(count),
+                            ha="center",
+                            va="center",
+                            fontsize=9,
+                            color="white" if dark else "black",
+                        )
+        bar = fig.colorbar(mesh, ax=ax, shrink=0.8, label="preemptions")
+        # Vector like the rest: a raster would be a data: image, a request of its own.
+        bar.solids.set_rasterized(False)
+        return head + f'<div class="chart" id="matrix-chart">{_svg(fig, "mx")}</div>'
+
+    def _histogram_section(self) -> str:
+        head = '<section id="histograms"><h2>Response and blocking times</h2>'
+        response = _dict(self.a.get("response_times"), "response_times")
+        blocking = _dict(self.a.get("blocking_times"), "blocking_times")
+        rows = []
+        for ctx in self.contexts:
+            r = [_num(x, "response_times") for x in _list(response.get(ctx["id"]), "times")]
+            b = [_num(x, "blocking_times") for x in _list(blocking.get(ctx["id"]), "times")]
+            if r or b:
+                rows.append((ctx["name"], r, b))
+        if not rows:
+            return head + '<p class="none">No jobs or waits in this trace.</p></section>'
+        fig = _figure(10, 0.6 + 2.0 * len(rows))
+        axes = fig.subplots(len(rows), 2, squeeze=False)
+        for (name, r, b), (ax_r, ax_b) in zip(rows, axes, strict=True):
+            _histogram(ax_r, r, f"{name}: response time", "#3b6ea8")
+            _histogram(ax_b, b, f"{name}: blocking time", "#8e6cc4")
+        return (
+            head + "<p>Response time: from the moment a job is made ready to the moment it stops "
+            "running; blocking time: each wait on an object.</p>"
+            + f'<div class="chart" id="hist-chart">{_svg(fig, "hist")}</div></section>'
+        )
+
+    def _user_event_section(self) -> str:
+        events = _list(self.a.get("user_events"), "user_events")
+        if not events:
+            return ""
+        rows = []
+        for n, raw in enumerate(events[:MAX_USER_EVENTS]):
+            ev = _dict(raw, f"user_events[{n}]")
+            t = _num(ev.get("t_us"), f"user_events[{n}].t_us")
+            rows.append(
+                f"<tr><td class=n>{_fmt_us(t - self.t0)}</td><td>{_e(self.name(ev.get('ctx')))}"
+                f"</td><td class=n>{_int(ev.get('id'))}</td><td class=n>{_int(ev.get('a'))}</td>"
+                f"<td class=n>{_int(ev.get('b'))}</td></tr>"
+            )
+        more = (
+            f"<p>The first {MAX_USER_EVENTS} of {len(events)} are listed.</p>"
+            if len(events) > MAX_USER_EVENTS
+            else ""
+        )
+        return (
+            f'<section id="user-events"><h2>User events ({len(events)})</h2>{more}'
+            '<table class="grid"><thead><tr><th>Time</th><th>Context</th><th>Id</th><th>a</th>'
+            "<th>b</th></tr></thead><tbody>" + "\n".join(rows) + "</tbody></table></section>"
+        )
+
+
+# --- small helpers -----------------------------------------------------------------------------
+
+
+def _e(value: object) -> str:
+    return html.escape(_text(value), quote=True)
+
+
+def _int(value: object) -> str:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return _e(value)
+    return f"{int(value):,}"
+
+
+def _opt_int(value: object) -> str:
+    return "\u2013" if value is None else _int(value)
+
+
+def _hz(value: object) -> str:
+    if not isinstance(value, int | float) or isinstance(value, bool) or value <= 0:
+        return "?"
+    for factor, unit in ((1e9, "GHz"), (1e6, "MHz"), (1e3, "kHz")):
+        if value >= factor:
+            return f"{value / factor:g} {unit}"
+    return f"{value:g} Hz"
+
+
+def _fmt_us(us: float) -> str:
+    """A time in µs, printed in the unit that suits it."""
+    size = abs(us)
+    if size >= 1e6:
+        return f"{us / 1e6:,.3f} s"
+    if size >= 1e3:
+        return f"{us / 1e3:,.3f} ms"
+    return f"{us:,.2f} µs"
+
+
+def _stat_cells(stats: object, where: str) -> list[str]:
+    if stats is None:
+        return ['<td class="n none">\u2013</td>'] * 5
+    s = _dict(stats, where)
+    cells = [f"<td class=n>{_int(s.get('count', 0))}</td>"]
+    for key in ("min", "avg", "p99", "max"):
+        cells.append(f"<td class=n>{_fmt_us(_num(s.get(key, 0.0), f'{where}.{key}'))}</td>")
+    return cells
+
+
+def _compact(value: float) -> float | int:
+    """``value`` rounded to 3 decimals, as an int when it is one (shorter JSON)."""
+    r = round(value, 3)
+    return int(r) if r.is_integer() else r
+
+
+@contextmanager
+def _svg_settings() -> Iterator[None]:
+    import matplotlib as mpl  # noqa: PLC0415  (slow to import: only when a report is made)
+
+    # Text stays text (the browser's sans-serif draws it): smaller than glyph outlines, and
+    # a fixed salt makes the SVG the same on every run.
+    with mpl.rc_context(
+        {"svg.fonttype": "none", "svg.hashsalt": "tacet", "font.size": 9, "axes.titlesize": 10}
+    ):
+        yield
+
+
+def _figure(width: float, height: float) -> Figure:
+    from matplotlib.figure import Figure as MplFigure  # noqa: PLC0415
+
+    return MplFigure(figsize=(width, height), layout="constrained")
+
+
+_ID = re.compile(r'\bid="([^"]+)"')
+_REF = re.compile(r"url\(#([^)]+)\)")
+_HREF = re.compile(r'href="#([^"]+)"')
+
+
+def _svg(fig: Figure, prefix: str) -> str:
+    """``fig`` as an SVG element to inline in HTML: no XML prolog, no metadata and no
+    namespace URLs (HTML's parser knows SVG), ids prefixed so that the charts' ids differ."""
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", metadata={"Date": None})
+    text = buf.getvalue()
+    text = text[text.index("<svg") :]
+    text = re.sub(r"<metadata>.*?</metadata>\s*", "", text, flags=re.DOTALL)
+    text = re.sub(r'\s+xmlns(:\w+)?="[^"]*"', "", text)
+    text = _ID.sub(lambda m: f'id="{prefix}-{m[1]}"', text)
+    text = _REF.sub(lambda m: f"url(#{prefix}-{m[1]})", text)
+    return _HREF.sub(lambda m: f'href="#{prefix}-{m[1]}"', text)
+
+
+def _step(
+    ax: Axes,
+    series: Sequence[tuple[float, float]],
+    *,
+    t0: float,
+    scale: float,
+    factor: float,
+    colour: str,
+) -> None:
+    if not series:
+        ax.text(0.5, 0.5, "no samples", transform=ax.transAxes, ha="center", va="center")
+        return
+    xs = [(t - t0) / scale for t, _ in series]
+    ys = [v * factor for _, v in series]
+    if len(series) <= MAX_SERIES_POINTS:
+        ax.step(xs, ys, where="post", color=colour, linewidth=1.2)
+        ax.fill_between(xs, ys, step="post", color=colour, alpha=0.2, linewidth=0)
+        return
+    # A long series (one point per switch) is drawn as the min and max of each bin, so that
+    # the SVG stays small and no peak disappears.
+    bins = MAX_SERIES_POINTS // 2
+    lo, hi = xs[0], xs[-1]
+    width = (hi - lo) / bins or 1.0
+    low = [math.inf] * bins
+    high = [-math.inf] * bins
+    for x, y in zip(xs, ys, strict=True):
+        b = min(int((x - lo) / width), bins - 1)
+        low[b] = min(low[b], y)
+        high[b] = max(high[b], y)
+    filled = [b for b in range(bins) if high[b] > -math.inf]
+    centres = [lo + (b + 0.5) * width for b in filled]
+    ax.fill_between(
+        centres,
+        [low[b] for b in filled],
+        [high[b] for b in filled],
+        color=colour,
+        alpha=0.5,
+        linewidth=0.6,
+        step="mid",
+    )
+
+
+def _histogram(ax: Axes, values: list[float], title: str, colour: str) -> None:
+    ax.set_title(title, loc="left")
+    if not values:
+        ax.text(0.5, 0.5, "none", transform=ax.transAxes, ha="center", va="center")
+        ax.set_xticks([])
+        ax.set_yticks([])
+        return
+    lo, hi = min(values), max(values)
+    if hi - lo < 1e-9:
+        lo, hi = lo - 0.5, hi + 0.5
+    ax.hist(values, bins=HIST_BINS, range=(lo, hi), color=colour, edgecolor="white", linewidth=0.4)
+    ax.set_xlabel("µs")
+    ax.set_ylabel("count")
+    ax.grid(axis="y", alpha=0.3)
+
+
+# --- the browser -------------------------------------------------------------------------------
+
+
+def find_chromium() -> tuple[str, str] | None:
+    """Debian's chromium and chromedriver, or None when either is missing."""
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver")
+    return (browser, driver) if browser and driver else None
+
+
+def open_chromium(width: int = 1280, height: int = 900) -> Chrome:
+    """A Selenium driver of headless chromium (the system's: nothing is downloaded), with
+    the console and the performance (network) logs recorded."""
+    found = find_chromium()
+    if found is None:
+        raise TacetError(
+            "chromium and chromedriver are needed (Debian: make deps, or apt-get install "
+            "chromium chromium-driver)"
+        )
+    try:
+        from selenium import webdriver  # noqa: PLC0415
+        from selenium.webdriver.chrome.service import Service  # noqa: PLC0415
+    except ImportError:
+        raise TacetError("selenium is not installed: run make deps") from None
+    browser, driver = found
+    options = webdriver.ChromeOptions()
+    options.binary_location = browser
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",  # root in a container
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--hide-scrollbars",
+        "--no-first-run",
+        "--disable-extensions",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--window-size={width},{height}",
+    ):
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    return webdriver.Chrome(service=Service(executable_path=driver), options=options)
+
+
+def screenshot(
+    html_path: Path, png_path: Path, width: int = 1280, inversion: int | None = None
+) -> None:
+    """A PNG of the whole report at ``html_path``; with ``inversion``, after clicking that
+    row of the inversion tables (its interval zoomed and highlighted in the timeline)."""
+    driver = open_chromium(width)
+    try:
+        driver.get(html_path.resolve().as_uri())
+        if inversion is not None:
+            rows = driver.find_elements("css selector", f'tr.inversion[data-k="{inversion}"]')
+            if not rows:
+                raise TacetError(f"--inversion {inversion}: the report has no such inversion")
+            driver.execute_script("arguments[0].click()", rows[0])
+        height = driver.execute_script("return document.documentElement.scrollHeight")
+        driver.set_window_size(width, int(height) + 100)
+        driver.execute_script("window.scrollTo(0, 0)")
+        if not driver.save_screenshot(str(png_path)):
+            raise TacetError(f"{png_path}: chromium could not write the screenshot")
+    finally:
+        driver.quit()
+
+
+def load_analysis(path: Path) -> dict:
+    """The analysis dict in ``path``: its JSON, or the analysis of a trace dump (decoded by
+    tacet.tracefmt and analysed by tacet.trace_analysis)."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise TacetError(f"{path}: cannot read: {error.strerror}") from None
+    if data.lstrip()[:1] == b"{":
+        try:
+            return json.loads(data.decode("utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            raise TacetError(f"{path}: not JSON: {error}") from None
+    try:
+        from tacet.trace_analysis import analyze  # noqa: PLC0415
+        from tacet.tracefmt import decode  # noqa: PLC0415
+    except ImportError:
+        raise TacetError(
+            f"{path}: not JSON, and this tacet cannot decode trace dumps (tacet.tracefmt)"
+        ) from None
+    return analyze(decode(data, str(path)), str(path))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m tacet.trace_report",
+        description="Write the HTML report of a trace and, optionally, a PNG screenshot of it "
+        "taken by headless chromium (the system's chromium and chromedriver).",
+    )
+    parser.add_argument(
+        "input",
+        type=Path,
+        help="the analysis dict as JSON (schema 1), a trace dump, or a report (.html) to "
+        "take the screenshot of",
+    )
+    parser.add_argument("--html", type=Path, help="the report to write")
+    parser.add_argument("--screenshot", type=Path, help="a PNG of the report to write")
+    parser.add_argument("--width", type=int, default=1280, help="the page's width in pixels")
+    parser.add_argument(
+        "--inversion",
+        type=int,
+        metavar="K",
+        help="click inversion K (0 = the first in the analysis) before the screenshot",
+    )
+    args = parser.parse_args(argv)
+    given_html = args.input.suffix.lower() in (".html", ".htm")
+    if given_html and (args.html is not None or args.screenshot is None):
+        parser.error("a report as input: give --screenshot (and no --html)")
+    if args.html is None and args.screenshot is None:
+        parser.error("nothing to do: give --html, --screenshot or both")
+    try:
+        with tempfile.TemporaryDirectory() as scratch:
+            if given_html:
+                out = args.input
+                if not out.is_file():
+                    raise TacetError(f"{out}: no such report")
+            else:
+                out = args.html or Path(scratch) / "report.html"
+                write_html(load_analysis(args.input), out)
+                if args.html:
+                    print(f"report: {args.html}")
+            if args.screenshot:
+                screenshot(out, args.screenshot, args.width, args.inversion)
+                print(f"screenshot: {args.screenshot}")
+    except TacetError as error:
+        print(f"trace_report: {error.message}", file=sys.stderr)
+        return error.status
+    return 0
+
+
+_NAV = (
+    '<nav><a href="#summary">Summary</a><a href="#timeline">Timeline</a>'
+    '<a href="#inversions">Inversions</a><a href="#cpu">CPU load</a>'
+    '<a href="#preemptions">Preemptions</a><a href="#histograms">Histograms</a></nav>'
+)
+
+_CSS = """
+:root { color-scheme: light; --fg: #1d2327; --muted: #5f6b73; --line: #d5dbe0; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 14px/1.4 system-ui, -apple-system, "Segoe UI", "DejaVu Sans",
+       sans-serif; color: var(--fg); background: #fbfcfd; }
+header { padding: 14px 24px 6px; background: #fff; border-bottom: 1px solid var(--line); }
+h1 { font-size: 20px; margin: 0 0 4px; }
+h2 { font-size: 17px; margin: 0 0 8px; }
+h3 { font-size: 15px; margin: 16px 0 6px; }
+main { padding: 8px 24px 40px; }
+section { background: #fff; border: 1px solid var(--line); border-radius: 6px;
+          padding: 14px 16px; margin: 14px 0; }
+nav a { margin-right: 14px; color: #3b6ea8; }
+.meta { color: var(--muted); margin: 2px 0 6px; }
+.warn { color: #a3261b; font-weight: 600; }
+.none { color: var(--muted); font-style: italic; }
+table { border-collapse: collapse; }
+table.grid th, table.grid td { border: 1px solid var(--line); padding: 3px 8px; }
+table.grid thead th { background: #f1f4f6; }
+table.totals th { text-align: left; padding: 2px 16px 2px 0; font-weight: 600; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+#summary-table { margin-top: 10px; font-size: 13px; }
+.wide { overflow-x: auto; }
+#summary-table tbody th { text-align: left; }
+.inv-table tbody tr { cursor: pointer; }
+.inv-table tbody tr:hover, .inv-table tbody tr:focus { background: #fff4e0; outline: none; }
+.inv-table tbody tr.selected { background: #ffe1c2; }
+tr.unbounded td:first-child { border-left: 4px solid #d62728; }
+tr.bounded td:first-child { border-left: 4px solid #ff9f1c; }
+.controls button { margin-right: 4px; padding: 2px 10px; }
+#tl-range { margin-left: 12px; color: var(--muted); font-variant-numeric: tabular-nums; }
+.hint { color: var(--muted); font-size: 12px; margin: 6px 0; }
+.legend { margin: 4px 0 8px; font-size: 12px; }
+.key { margin-right: 12px; white-space: nowrap; }
+.sw { display: inline-block; width: 12px; height: 12px; margin-right: 4px;
+      vertical-align: -2px; border-radius: 2px; }
+#tl-box { width: 100%; overflow: hidden; border: 1px solid var(--line); background: #fff; }
+#tl-svg { display: block; user-select: none; cursor: grab; }
+#tl-svg.dragging { cursor: grabbing; }
+#tl-svg text { font-size: 11px; fill: var(--fg); }
+#tl-svg .axis text { fill: var(--muted); font-size: 10px; }
+#tl-svg .tick { stroke: #e6eaed; }
+#tl-svg .lane-bg { fill: #f6f8f9; }
+#tl-svg .lane-label.hl-lane { font-weight: 700; }
+#tl-svg .role { font-weight: 700; fill: #d62728; }
+#tl-svg .hl { fill: #d62728; fill-opacity: 0.12; stroke: #d62728; stroke-width: 1.5; }
+#tl-svg .hl-row { fill: none; stroke: #d62728; stroke-width: 1; stroke-dasharray: 3 2; }
+#tl-svg .hl, #tl-svg .hl-row { pointer-events: none; }  /* hover reaches the slices */
+#tl-svg .slice:hover { stroke: #000; stroke-width: 1; }
+#tl-svg .inv-mark { cursor: pointer; }
+.chart svg { max-width: 100%; height: auto; }
+#tooltip { position: fixed; z-index: 10; pointer-events: none; background: #1d2327;
+           color: #fff; padding: 6px 9px; border-radius: 4px; font-size: 12px;
+           line-height: 1.45; max-width: 360px; box-shadow: 0 2px 8px rgba(0,0,0,.25); }
+#tooltip b { color: #ffd58a; }
+"""
+
+# The timeline: SVG markup built as text for what is on screen only (a run of slices
+# narrower than a pixel becomes one "mixed" rectangle), so that the document holds a few
+# thousand elements whatever the trace's length.
+_JS = r"""
+(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("tl-data").textContent);
+  var svg = document.getElementById("tl-svg");
+  var box = document.getElementById("tl-box");
+  var tip = document.getElementById("tooltip");
+  var rangeLabel = document.getElementById("tl-range");
+  var LABEL_W = 170, LANE_H = 24, AXIS_H = 22, INV_H = data.inv.length ? 16 : 0, PAD = 8;
+  var lanes = data.lanes, states = data.states;
+  var dur = data.duration > 0 ? data.duration : 1;
+  var MIN_SPAN = Math.max(dur * 1e-9, 0.001);
+  var v0 = 0, v1 = dur, highlight = -1, plotW = 100;
+
+  function esc(s) {
+    return String(s).replace(/[&<>"]/g, function (c) {
+      return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c];
+    });
+  }
+  function fmt(us) {
+    var a = Math.abs(us);
+    if (a >= 1e6) return (us / 1e6).toFixed(3) + " s";
+    if (a >= 1e3) return (us / 1e3).toFixed(3) + " ms";
+    return us.toFixed(a >= 100 ? 1 : 2) + " µs";
+  }
+  function x(t) { return LABEL_W + (t - v0) / (v1 - v0) * plotW; }
+  function clampView() {
+    var span = Math.min(Math.max(v1 - v0, MIN_SPAN), dur);
+    if (v0 < 0) v0 = 0;
+    if (v0 + span > dur) v0 = dur - span;
+    v1 = v0 + span;
+  }
+  // The first slice of a lane (flat, 6 numbers each) that ends after t.
+  function firstAfter(s, t) {
+    var lo = 0, hi = s.length / 6;
+    while (lo < hi) {
+      var mid = (lo + hi) >> 1;
+      if (s[mid * 6] + s[mid * 6 + 1] <= t) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+  }
+  function niceStep(raw) {
+    var p = Math.pow(10, Math.floor(Math.log10(raw))), m = raw / p;
+    return p * (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10);
+  }
+  function render() {
+    var width = Math.max(box.clientWidth, 320);
+    plotW = width - LABEL_W - PAD;
+    var top = AXIS_H + INV_H;
+    var height = top + Math.max(lanes.length, 1) * LANE_H + 4;
+    var out = [], i, k;
+    svg.setAttribute("width", width);
+    svg.setAttribute("height", height);
+    svg.setAttribute("viewBox", "0 0 " + width + " " + height);
+    for (i = 0; i < lanes.length; i++) {
+      if (i % 2 === 0) {
+        out.push('<rect class="lane-bg" x="0" y="' + (top + i * LANE_H) + '" width="' + width +
+                 '" height="' + LANE_H + '"/>');
+      }
+    }
+    var step = niceStep((v1 - v0) / Math.max(plotW / 110, 1));
+    out.push('<g class="axis">');
+    for (var t = Math.ceil(v0 / step) * step; t <= v1 + 1e-12; t += step) {
+      var tx = x(t).toFixed(1);
+      out.push('<line class="tick" x1="' + tx + '" x2="' + tx + '" y1="' + (AXIS_H - 4) +
+               '" y2="' + height + '"/><text x="' + tx + '" y="' + (AXIS_H - 8) +
+               '" text-anchor="middle">' + esc(fmt(t)) + "</text>");
+    }
+    out.push("</g>");
+    if (!lanes.length) {
+      out.push('<text x="' + PAD + '" y="' + (top + 16) + '">No contexts in this trace.</text>');
+    }
+    var roles = {};
+    if (highlight >= 0) {
+      var h = data.inv[highlight];
+      roles[h[2]] = "H"; roles[h[3]] = "M"; roles[h[4]] = "L";
+    }
+    for (i = 0; i < lanes.length; i++) {
+      var ln = lanes[i], y = top + i * LANE_H;
+      var label = ln.name + (ln.prio === null ? "" : " (" + ln.prio + ")");
+      out.push('<text class="lane-label' + (roles[i] ? " hl-lane" : "") + '" data-lane="' + i +
+               '" data-ctx="' + esc(ln.id) + '" x="' + PAD + '" y="' + (y + LANE_H / 2 + 4) +
+               '">' + (roles[i] ? '<tspan class="role">' + roles[i] + " </tspan>" : "") +
+               esc(label.length > 24 ? label.slice(0, 23) + "…" : label) + "</text>");
+      drawLane(out, i, y);
+    }
+    for (k = 0; k < data.inv.length; k++) {
+      var v = data.inv[k];
+      if (v[1] < v0 || v[0] > v1) continue;
+      var a = Math.max(x(v[0]), LABEL_W), b = Math.min(x(v[1]), LABEL_W + plotW);
+      out.push('<rect class="inv-mark ' + (v[5] ? "inv-b" : "inv-u") + '" data-k="' + k +
+               '" x="' + a.toFixed(1) + '" y="' + (AXIS_H + 2) + '" width="' +
+               Math.max(b - a, 2).toFixed(1) + '" height="' + (INV_H - 5) + '"/>');
+    }
+    if (highlight >= 0) {
+      var hv = data.inv[highlight];
+      var ha = Math.max(x(hv[0]), LABEL_W), hb = Math.min(x(hv[1]), LABEL_W + plotW);
+      out.push('<rect id="tl-highlight" class="hl" x="' + ha.toFixed(1) + '" y="' + AXIS_H +
+               '" width="' + Math.max(hb - ha, 2).toFixed(1) + '" height="' +
+               (height - AXIS_H) + '"/>');
+      [hv[2], hv[3], hv[4]].forEach(function (l) {
+        out.push('<rect class="hl-row" x="1" y="' + (top + l * LANE_H + 1) + '" width="' +
+                 (width - 2) + '" height="' + (LANE_H - 2) + '"/>');
+      });
+    }
+    svg.innerHTML = out.join("");
+    svg.setAttribute("data-v0", v0);
+    svg.setAttribute("data-v1", v1);
+    rangeLabel.textContent = fmt(v0) + " \u2013 " + fmt(v1) + "  (" + fmt(v1 - v0) +
+      " shown, \u00d7" + (dur / (v1 - v0)).toFixed(1) + ")";
+  }
+  function drawLane(out, l, y) {
+    var s = lanes[l].s, n = s.length / 6, idle = lanes[l].kind === "idle";
+    var run = null;
+    function rect(cls, x0, x1, i, count) {
+      var full = cls === "s-running" || cls === "s-idle" || cls === "s-mixed";
+      var hgt = full ? LANE_H - 6 : LANE_H - 14;
+      var yy = y + (LANE_H - hgt) / 2;
+      out.push('<rect class="slice ' + cls + '" data-l="' + l + '" data-i="' + i +
+               '" data-n="' + count + '" x="' + x0.toFixed(2) + '" y="' + yy + '" width="' +
+               Math.max(x1 - x0, 1).toFixed(2) + '" height="' + hgt + '"/>');
+    }
+    function flush() {
+      if (run) rect(run.n > 1 ? "s-mixed" : run.cls, run.x0, run.x1, run.i, run.n);
+      run = null;
+    }
+    for (var i = firstAfter(s, v0); i < n && s[i * 6] < v1; i++) {
+      var x0 = Math.max(x(s[i * 6]), LABEL_W);
+      var x1 = Math.min(x(s[i * 6] + s[i * 6 + 1]), LABEL_W + plotW);
+      var st = states[s[i * 6 + 2]];
+      var cls = "s-" + (idle && st === "running" ? "idle" : st);
+      if (x1 - x0 >= 1) { flush(); rect(cls, x0, x1, i, 1); continue; }
+      if (run && x0 - run.x1 < 1) { run.x1 = Math.max(run.x1, x1); run.n++; continue; }
+      flush();
+      run = {x0: x0, x1: x1, i: i, n: 1, cls: cls};
+    }
+    flush();
+  }
+  function zoom(centre, factor) {
+    var a = centre - (centre - v0) * factor, b = centre + (v1 - centre) * factor;
+    v0 = a; v1 = b; clampView(); render();
+  }
+  function pan(fraction) {
+    var d = (v1 - v0) * fraction; v0 += d; v1 += d; clampView(); render();
+  }
+  function timeAt(clientX) {
+    var r = svg.getBoundingClientRect();
+    return v0 + (clientX - r.left - LABEL_W) / plotW * (v1 - v0);
+  }
+  function showTip(e, lines) {
+    tip.innerHTML = lines.join("<br>");
+    tip.hidden = false;
+    var w = tip.offsetWidth, hgt = tip.offsetHeight;
+    var left = e.clientX + 14, topPx = e.clientY + 14;
+    if (left + w > window.innerWidth - 4) left = e.clientX - w - 14;
+    if (topPx + hgt > window.innerHeight - 4) topPx = e.clientY - hgt - 14;
+    tip.style.left = Math.max(left, 4) + "px";
+    tip.style.top = Math.max(topPx, 4) + "px";
+  }
+  function sliceTip(l, i, count) {
+    var ln = lanes[l], s = ln.s, o = i * 6;
+    if (count > 1) {
+      var last = (i + count - 1) * 6;
+      return ["<b>" + esc(ln.name) + "</b>", count + " slices narrower than a pixel",
+              "from " + fmt(s[o]) + " to " + fmt(s[last] + s[last + 1]), "zoom in to see them"];
+    }
+    var lines = ["<b>" + esc(ln.name) + "</b> (" + esc(ln.kind) + ")",
+                 "state: " + esc(states[s[o + 2]]),
+                 "start: " + fmt(s[o]), "duration: " + fmt(s[o + 1]),
+                 "object: " + (s[o + 3] >= 0 ? esc(data.objects[s[o + 3]]) : "\u2013")];
+    if (s[o + 4] >= 0) {
+      lines.push("priority: " + s[o + 4] + (s[o + 5] >= 0 ? ", threshold: " + s[o + 5] : ""));
+    }
+    return lines;
+  }
+  function invTip(k) {
+    var v = data.inv[k];
+    return ["<b>" + (v[5] ? "bounded" : "unbounded") + " priority inversion</b>",
+            "high: " + esc(lanes[v[2]].name) + ", medium: " + esc(lanes[v[3]].name) +
+            ", low: " + esc(lanes[v[4]].name), "object: " + esc(v[6]),
+            "from " + fmt(v[0]) + " for " + fmt(v[1] - v[0]), "click to zoom"];
+  }
+  function focusInversion(k) {
+    var v = data.inv[k], len = Math.max(v[1] - v[0], MIN_SPAN);
+    highlight = k;
+    v0 = v[0] - len * 0.5; v1 = v[1] + len * 0.5;
+    clampView(); render();
+    document.querySelectorAll("tr.inversion").forEach(function (r) {
+      r.classList.toggle("selected", Number(r.getAttribute("data-k")) === k);
+    });
+    box.scrollIntoView({block: "center"});
+  }
+
+  var drag = null;
+  svg.addEventListener("wheel", function (e) {
+    e.preventDefault();
+    zoom(Math.min(Math.max(timeAt(e.clientX), v0), v1), e.deltaY < 0 ? 1 / 1.3 : 1.3);
+  }, {passive: false});
+  svg.addEventListener("mousedown", function (e) {
+    if (e.button !== 0) return;
+    drag = {x: e.clientX, v0: v0, v1: v1, moved: false};
+    svg.classList.add("dragging");
+  });
+  window.addEventListener("mousemove", function (e) {
+    if (!drag) return;
+    var dx = e.clientX - drag.x;
+    if (Math.abs(dx) > 2) drag.moved = true;
+    var dt = dx / plotW * (drag.v1 - drag.v0);
+    v0 = drag.v0 - dt; v1 = drag.v1 - dt; clampView();
+    window.requestAnimationFrame(render);
+  });
+  window.addEventListener("mouseup", function () {
+    drag = null; svg.classList.remove("dragging");
+  });
+  svg.addEventListener("mousemove", function (e) {
+    var t = e.target;
+    if (drag && drag.moved) { tip.hidden = true; return; }
+    if (t.classList && t.classList.contains("slice")) {
+      showTip(e, sliceTip(+t.getAttribute("data-l"), +t.getAttribute("data-i"),
+                          +t.getAttribute("data-n")));
+    } else if (t.classList && t.classList.contains("inv-mark")) {
+      showTip(e, invTip(+t.getAttribute("data-k")));
+    } else {
+      tip.hidden = true;
+    }
+  });
+  svg.addEventListener("mouseleave", function () { tip.hidden = true; });
+  svg.addEventListener("click", function (e) {
+    var t = e.target;
+    if (t.classList && t.classList.contains("inv-mark")) focusInversion(+t.getAttribute("data-k"));
+  });
+  document.getElementById("tl-in").addEventListener("click", function () {
+    zoom((v0 + v1) / 2, 0.5);
+  });
+  document.getElementById("tl-out").addEventListener("click", function () {
+    zoom((v0 + v1) / 2, 2);
+  });
+  document.getElementById("tl-left").addEventListener("click", function () { pan(-0.4); });
+  document.getElementById("tl-right").addEventListener("click", function () { pan(0.4); });
+  document.getElementById("tl-reset").addEventListener("click", function () {
+    v0 = 0; v1 = dur; highlight = -1; render();
+    document.querySelectorAll("tr.inversion.selected").forEach(function (r) {
+      r.classList.remove("selected");
+    });
+  });
+  document.querySelectorAll("tr.inversion").forEach(function (row) {
+    var k = Number(row.getAttribute("data-k"));
+    row.addEventListener("click", function (e) { e.preventDefault(); focusInversion(k); });
+    row.addEventListener("keydown", function (e) {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); focusInversion(k); }
+    });
+  });
+  window.addEventListener("resize", render);
+  render();
+})();
+"""
+
+
+if __name__ == "__main__":
+    sys.exit(main())
