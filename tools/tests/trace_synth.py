@@ -62,11 +62,19 @@ def _pad(text: str, size: int) -> bytes:
 
 
 def with_time_events(events: list[SynthEvent], start: int) -> list[SynthEvent]:
-    out = [SynthEvent(start, EV["TIME"], args=(start >> 32, start % U32, 0, 0))]
+    """TIME events where the kernel records them, in the context of the event that follows."""
+
+    def time_event(t: int, like: SynthEvent | None) -> SynthEvent:
+        args = (t >> 32, t % U32, 0, 0)
+        if like is None:
+            return SynthEvent(t, EV["TIME"], args=args)
+        return SynthEvent(t, EV["TIME"], like.ctx, args, like.priority, like.threshold, like.irq)
+
+    out = [time_event(start, events[0] if events else None)]
     last_time = start
     for e in events:
         if e.time - last_time >= TIME_EVERY:
-            out.append(SynthEvent(e.time, EV["TIME"], args=(e.time >> 32, e.time % U32, 0, 0)))
+            out.append(time_event(e.time, e))
             last_time = e.time
         out.append(e)
     return out
