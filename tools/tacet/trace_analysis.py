@@ -197,6 +197,10 @@ class _Walk:
             began, _ = self.block_start.pop(thread)
             self.blocking.setdefault(thread, []).append(t - began)
         wait = self.open_waits.pop(thread, None)
+        if wait is not None and wait.low == 0 and e.irq == 0 and e.ctx not in (0, thread):
+            wait.low = e.ctx
+            self.inversion_candidate(wait)
+            self.open_waits.pop(thread, None)
         if wait is not None:
             wait.end = t
         if obj and status == 0:
@@ -216,18 +220,24 @@ class _Walk:
             return
         self.block_start[e.ctx] = (e.time, obj)
         kind = self.object_type(obj, e.seq)
-        holder = None
-        if kind == "mutex" and obj in self.owner:
-            holder = self.owner[obj][0]
-        elif kind == "semaphore":
-            holder = self.taker.get(obj)
-        if holder is None or holder == e.ctx or e.priority is None:
+        if e.priority is None or kind not in ("mutex", "semaphore"):
             return
-        low_base = self.base.get(holder, self.effective.get(holder, (None, None))[0])
-        if low_base is not None and low_base > e.priority:
-            wait = _Wait(e.ctx, holder, obj, e.priority, low_base, e.time)
+        if kind == "mutex" and obj not in self.owner:
+            # Locked before the trace's first kept event: the thread that hands it over
+            # (the READY ending this wait is recorded in its context) is the owner.
+            self.open_waits[e.ctx] = _Wait(e.ctx, 0, obj, e.priority, 0, e.time)
+            return
+        holder = self.owner[obj][0] if kind == "mutex" else self.taker.get(obj)
+        if holder is not None and holder != e.ctx:
+            self.inversion_candidate(_Wait(e.ctx, holder, obj, e.priority, 0, e.time))
+
+    def inversion_candidate(self, wait: _Wait) -> None:
+        """Keep `wait` when its holder's base priority is below the waiter's."""
+        low_base = self.base.get(wait.low, self.effective.get(wait.low, (None, None))[0])
+        if low_base is not None and low_base > wait.priority:
+            wait.low_base = low_base
             self.waits.append(wait)
-            self.open_waits[e.ctx] = wait
+            self.open_waits[wait.high] = wait
 
     def on_isr(self, e: Event) -> None:
         depth = e.args[0]

@@ -247,5 +247,15 @@ def test_empty_and_wrapped_traces() -> None:
     assert r["events"]["wrapped"] and r["events"]["lost"] > 0
     assert r["events"]["kept"] == 10
     assert any("wrapped" in n for n in r["events"]["notes"])
+    # Low's lock fell out of the ring; the hand-over names the owner.
+    r = analysis_of(sc, slots=20)
+    assert r["events"]["lost"] == 5
+    [inv] = r["inversions"]
+    assert (inv["high"], inv["low"], inv["medium"], inv["bounded"]) == (
+        "0x1000",
+        "0x3000",
+        "0x2000",
+        False,
+    )
     empty = analyze(decode(Scenario([]).encode(auto_time=False).data), "e")
     assert empty["slices"] == [] and empty["summary"]["switches"] == 0
