@@ -13,6 +13,7 @@ Beyond schema 1 the dict carries ``events.notes`` (what the decoder says is miss
 switch-in it led to), which ``tacet trace --perfetto`` draws.
 """
 
+import bisect
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -332,35 +333,44 @@ def _load(w: _Walk, us: Callable[[float], float], windows: int = LOAD_WINDOWS) -
             idle[k] += sign * max(0.0, min(hi, w_lo + width) - max(lo, w_lo))
 
     idle_slices = [(s0, s1) for s0, s1, c, o in w.slices if c == 0 and o.state == "running"]
+    isr_ends = [i1 for _, i1, _ in w.isrs]  # in order, never overlapping
     for s0, s1 in idle_slices:
         spread(s0, s1, 1.0)
-        for i0, i1, _ in w.isrs:  # interrupt handlers run on idle's time: busy
-            if _overlap(s0, s1, i0, i1):
-                spread(max(s0, i0), min(s1, i1), -1.0)
+        for i0, i1, _ in w.isrs[bisect.bisect_right(isr_ends, s0) :]:
+            if i0 >= s1:
+                break
+            spread(max(s0, i0), min(s1, i1), -1.0)  # an interrupt handler on idle's time
     return [
         [us(w.start + k * width), round(max(0.0, min(1.0, 1.0 - idle[k] / width)), 6)]
         for k in range(windows)
     ]
 
 
-def _inversions(
-    w: _Walk, name: Callable[[int], str], us: Callable[[float], float]
-) -> list[dict[str, Any]]:
-    found = []
-    for wait in w.waits:
-        end = wait.end if wait.end is not None else w.end
-        ran: dict[int, int] = {}
-        held_off: dict[int, int] = {}
-        inherited = True
-        for s0, s1, ctx, o in w.slices:
+_Slices = dict[int, list[tuple[int, int, _Open]]]
+
+
+def _involvement(
+    w: _Walk, wait: _Wait, end: int, per_ctx: _Slices, ends: dict[int, list[int]]
+) -> tuple[dict[int, int], dict[int, int], bool]:
+    """How long each intermediate thread ran and waited ready during `wait`; whether the
+    holder ran at an inherited priority (at least the waiter's) throughout."""
+    ran: dict[int, int] = {}
+    held_off: dict[int, int] = {}
+    inherited = True
+    for ctx, slices in per_ctx.items():
+        if ctx == wait.high or w.kind(ctx) != "thread":
+            continue
+        # A context's slices never overlap: the first that ends after the wait's start and
+        # those after it, up to the wait's end.
+        for s0, s1, o in slices[bisect.bisect_right(ends[ctx], wait.start) :]:
             if s0 >= end:
                 break
             overlap = _overlap(s0, s1, wait.start, end)
-            if not overlap:
+            if ctx == wait.low:
+                if o.state == "running" and overlap:
+                    inherited &= o.priority is not None and o.priority <= wait.priority
                 continue
-            if ctx == wait.low and o.state == "running":
-                inherited &= o.priority is not None and o.priority <= wait.priority
-            if ctx in (wait.high, wait.low) or w.kind(ctx) != "thread" or o.priority is None:
+            if not overlap or o.priority is None:
                 continue
             if not wait.priority < o.priority < wait.low_base:
                 continue
@@ -368,6 +378,20 @@ def _inversions(
                 ran[ctx] = ran.get(ctx, 0) + overlap
             elif o.state in _WAITING:
                 held_off[ctx] = held_off.get(ctx, 0) + overlap
+    return ran, held_off, inherited
+
+
+def _inversions(
+    w: _Walk, name: Callable[[int], str], us: Callable[[float], float]
+) -> list[dict[str, Any]]:
+    per_ctx: _Slices = {}
+    for s0, s1, ctx, o in w.slices:
+        per_ctx.setdefault(ctx, []).append((s0, s1, o))
+    ends = {ctx: [s1 for _, s1, _ in v] for ctx, v in per_ctx.items()}
+    found = []
+    for wait in w.waits:
+        end = wait.end if wait.end is not None else w.end
+        ran, held_off, inherited = _involvement(w, wait, end, per_ctx, ends)
         involved = ran or held_off
         if not involved:
             continue

@@ -10,6 +10,7 @@ and the ready-queue length. Timestamps are microseconds of the target clock; ``o
 says which clock that is (on QEMU, instructions at the icount rate).
 """
 
+import bisect
 from typing import Any
 
 from tacet import __version__
@@ -159,8 +160,18 @@ def _instants(trace: Trace, tids: dict[str, int], isr_tid: int) -> list[dict[str
 
 def _flows(analysis: dict[str, Any], tids: dict[str, int], isr_tid: int) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
+    isrs = analysis["isr_slices"]
+    isr_ends = [i["end_us"] for i in isrs]
+
+    def in_isr(t: float) -> bool:
+        at = bisect.bisect_left(isr_ends, t)
+        return at < len(isrs) and isrs[at]["start_us"] <= t
+
     for n, k in enumerate(analysis["wakeups"], start=1):
-        giver = isr_tid if k["irq"] else tids.get(k["from"], isr_tid)
+        # From the ISR track when an interrupt handler's slice holds it (its ISR_ENTER may
+        # have been overwritten in a ring): else from the interrupted context's track.
+        in_handler = k["irq"] and in_isr(k["t_us"])
+        giver = isr_tid if in_handler else tids.get(k["from"], isr_tid)
         common = {"name": "wakes", "cat": "wakeup", "id": n, "pid": PID}
         out.append({**common, "ph": "s", "tid": giver, "ts": k["t_us"]})
         out.append({**common, "ph": "f", "bp": "e", "tid": tids[k["to"]], "ts": k["run_us"]})

@@ -295,6 +295,7 @@ class Trace:
     events: list[Event]
     notes: list[str] = field(default_factory=list)
     time_anchored: bool = True  # False: no TIME event survived, times are relative
+    _by_address: dict[int, list[TraceObject]] | None = field(default=None, repr=False)
 
     @property
     def lost(self) -> int:
@@ -306,9 +307,13 @@ class Trace:
 
     def object_at(self, address: int, seq: int | None = None) -> TraceObject | None:
         """The registry entry that named `address` when event `seq` was recorded."""
+        if self._by_address is None:
+            self._by_address = {}
+            for obj in self.objects:
+                self._by_address.setdefault(obj.address, []).append(obj)
         best: TraceObject | None = None
-        for obj in self.objects:
-            if obj.address != address or (seq is not None and obj.created > seq):
+        for obj in self._by_address.get(address, ()):
+            if seq is not None and obj.created > seq:
                 continue
             if best is None or obj.created > best.created:
                 best = obj

@@ -4,6 +4,7 @@ flows have matching s/f ids and bind to slices; plus the tracks, instants, count
 metadata Perfetto shows. The checker itself is tested on broken documents."""
 
 import json
+import random
 from collections import defaultdict
 from typing import Any
 
@@ -225,3 +226,48 @@ def test_checker_rejects_unmatched_flows() -> None:
     assert problems(named(x(0, 10), s, f)) == []
     assert "0 f" in problems(named(x(0, 10), s))[0]
     assert "binds to no slice" in problems(named(x(0, 2), s, f))[0]
+
+
+def random_schedule(seed: int, steps: int = 1500) -> Scenario:
+    """Threads made ready (from threads and interrupt handlers) and switched in at random."""
+    rng = random.Random(seed)
+    threads = [Thread(0x1000 * (i + 1), f"t{i}", i + 1) for i in range(6)]
+    sc = Scenario(threads)
+    sc.add_object(0x90000, "mutex", "mx")
+    sc.add_object(0x91000, "semaphore", "sem")
+    sc.running = threads[-1].address
+    ready: set[int] = set()
+    for _ in range(steps):
+        sc.at(sc.now + rng.randrange(1, 50))
+        r = rng.random()
+        if r < 0.3:
+            t = rng.choice(threads).address
+            if t != sc.running:
+                sc.ready(t, irq=11 if rng.random() < 0.5 else 0)
+                ready.add(t)
+        elif r < 0.6 and ready:
+            state = rng.choice(["ready", "pending", "sleeping"])
+            sc.switch(ready.pop(), state, 0x90000 if state == "pending" else 0)
+        elif r < 0.8:
+            sc.service("SEM_GIVE", 0x91000)
+        else:
+            sc.isr(3)
+    return sc
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("slots", [None, 400])
+def test_random_schedules(seed: int, slots: int | None) -> None:
+    sc = random_schedule(seed)
+    trace = decode(sc.encode(slots=slots, ptr_size=8).data, "r.tctrace")
+    analysis = analyze(trace, "r.tctrace")
+    assert problems(json.loads(json.dumps(perfetto(trace, analysis)))) == []
+    # One context runs at any time: running slices tile the span exactly.
+    running = sum(
+        s["end_us"] - s["start_us"] for s in analysis["slices"] if s["state"] == "running"
+    )
+    assert running == pytest.approx(analysis["summary"]["duration_us"])
+    assert analysis["summary"]["switches"] == sum(t["switches_in"] for t in
+                                                  analysis["summary"]["threads"]) + sum(
+        1 for e in trace.events if e.name == "SWITCH" and e.args[0] == 0
+    )  # fmt: skip
