@@ -158,24 +158,43 @@ def _instants(trace: Trace, tids: dict[str, int], isr_tid: int) -> list[dict[str
     return out
 
 
-def _flows(analysis: dict[str, Any], tids: dict[str, int], isr_tid: int) -> list[dict[str, Any]]:
+class _Enclosure:
+    """Which slices each track holds, to start and end flows only where a slice binds them."""
+
+    def __init__(self, slices: list[dict[str, Any]]) -> None:
+        self.tracks: dict[int, list[tuple[float, float]]] = {}
+        for e in slices:
+            self.tracks.setdefault(e["tid"], []).append((e["ts"], e["ts"] + e["dur"]))
+        self.ends = {}
+        for tid, spans in self.tracks.items():
+            spans.sort()
+            self.ends[tid] = [end for _, end in spans]
+
+    def holds(self, tid: int, t: float) -> bool:
+        spans = self.tracks.get(tid, [])
+        at = bisect.bisect_left(self.ends.get(tid, []), t)
+        return at < len(spans) and spans[at][0] <= t
+
+
+def _flows(
+    analysis: dict[str, Any], tids: dict[str, int], isr_tid: int, slices: _Enclosure
+) -> tuple[list[dict[str, Any]], int]:
+    """Flow arrows for the wake-ups, and how many could not be bound to slices."""
     out: list[dict[str, Any]] = []
-    isrs = analysis["isr_slices"]
-    isr_ends = [i["end_us"] for i in isrs]
-
-    def in_isr(t: float) -> bool:
-        at = bisect.bisect_left(isr_ends, t)
-        return at < len(isrs) and isrs[at]["start_us"] <= t
-
-    for n, k in enumerate(analysis["wakeups"], start=1):
-        # From the ISR track when an interrupt handler's slice holds it (its ISR_ENTER may
-        # have been overwritten in a ring): else from the interrupted context's track.
-        in_handler = k["irq"] and in_isr(k["t_us"])
-        giver = isr_tid if in_handler else tids.get(k["from"], isr_tid)
-        common = {"name": "wakes", "cat": "wakeup", "id": n, "pid": PID}
+    unbound = 0
+    for k in analysis["wakeups"]:
+        # From the ISR track when an interrupt handler's slice holds it, else from the
+        # context's own (a ring may have lost the ISR_ENTER around it).
+        tracks = ([isr_tid] if k["irq"] else []) + [tids.get(k["from"], isr_tid)]
+        giver = next((t for t in tracks if slices.holds(t, k["t_us"])), None)
+        woken = tids[k["to"]]
+        if giver is None or not slices.holds(woken, k["run_us"]):
+            unbound += 1
+            continue
+        common = {"name": "wakes", "cat": "wakeup", "id": len(out) // 2 + 1, "pid": PID}
         out.append({**common, "ph": "s", "tid": giver, "ts": k["t_us"]})
-        out.append({**common, "ph": "f", "bp": "e", "tid": tids[k["to"]], "ts": k["run_us"]})
-    return out
+        out.append({**common, "ph": "f", "bp": "e", "tid": woken, "ts": k["run_us"]})
+    return out, unbound
 
 
 def _counters(analysis: dict[str, Any]) -> list[dict[str, Any]]:
@@ -199,13 +218,12 @@ def perfetto(trace: Trace, analysis: dict[str, Any]) -> dict[str, Any]:
     source = analysis["source"]
     tids = {c["id"]: n + 1 for n, c in enumerate(analysis["contexts"])}
     isr_tid = len(tids) + 1
+    slices = _slices(analysis, tids, isr_tid)
+    flows, unbound = _flows(analysis, tids, isr_tid, _Enclosure(slices))
     events = (
-        _metadata(analysis, isr_tid)
-        + _slices(analysis, tids, isr_tid)
-        + _instants(trace, tids, isr_tid)
-        + _flows(analysis, tids, isr_tid)
+        _metadata(analysis, isr_tid) + slices + _instants(trace, tids, isr_tid) + flows
         + _counters(analysis)
-    )
+    )  # fmt: skip
     return {
         "traceEvents": events,
         "displayTimeUnit": "ns",
@@ -220,5 +238,6 @@ def perfetto(trace: Trace, analysis: dict[str, Any]) -> dict[str, Any]:
             "events_kept": analysis["events"]["kept"],
             "events_lost": analysis["events"]["lost"],
             "notes": analysis["events"]["notes"],
+            "wakeups_without_arrow": unbound,  # no slice to bind an end to
         },
     }

@@ -175,6 +175,7 @@ def test_tracks_slices_instants_counters_flows() -> None:
     assert switches == list(range(1, 8))
     flows = [e for e in events if e["ph"] in "sf"]
     assert len(flows) == 6  # three wake-ups
+    assert doc["otherData"]["wakeups_without_arrow"] == 0
     assert "icount" in doc["otherData"]["clock"]
     assert doc["otherData"]["clock_hz"] == 31_250_000
 
@@ -261,7 +262,10 @@ def test_random_schedules(seed: int, slots: int | None) -> None:
     sc = random_schedule(seed)
     trace = decode(sc.encode(slots=slots, ptr_size=8).data, "r.tctrace")
     analysis = analyze(trace, "r.tctrace")
-    assert problems(json.loads(json.dumps(perfetto(trace, analysis)))) == []
+    doc = json.loads(json.dumps(perfetto(trace, analysis)))
+    assert problems(doc) == []
+    assert doc["otherData"]["wakeups_without_arrow"] == 0
+    assert sum(e["ph"] == "s" for e in doc["traceEvents"]) == len(analysis["wakeups"]) > 20
     # One context runs at any time: running slices tile the span exactly.
     running = sum(
         s["end_us"] - s["start_us"] for s in analysis["slices"] if s["state"] == "running"

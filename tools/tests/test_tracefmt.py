@@ -2,6 +2,7 @@
 tables against the C headers, and a seeded fuzz (truncations, bit flips) that must only ever
 raise TraceFormatError."""
 
+import json
 import random
 import re
 import struct
@@ -13,6 +14,8 @@ from hypothesis import strategies as st
 from trace_synth import SynthEvent, SynthObject, encode
 
 from tacet import tracefmt
+from tacet.trace_analysis import analyze
+from tacet.trace_perfetto import perfetto
 from tacet.tracefmt import EV, OBJ, SVC, TraceFormatError, decode
 
 WIDTHS = [(4, "little"), (4, "big"), (8, "little"), (8, "big")]
@@ -296,9 +299,13 @@ def decode_cleanly(data: bytes) -> None:
         return
     # A dump that decodes is whole: every kept slot was read, times never go back.
     h = trace.header
-    assert len(trace.events) == (h.events if h.wrapped else h.next)
+    assert len(trace.events) == h.kept
     times = [e.time for e in trace.events]
     assert times == sorted(times)
+    # And whatever it says, the analysis and the export take it.
+    analysis = analyze(trace, "fuzz")
+    json.dumps(analysis)
+    json.dumps(perfetto(trace, analysis))
 
 
 @settings(
