@@ -32,7 +32,7 @@ STATE_COLOURS = {
 ADDRESS_ARGS = ("block", "memory", "message")  # service arguments that are addresses
 
 
-def _metadata(analysis: dict[str, Any], isr_tid: int) -> list[dict[str, Any]]:
+def _metadata(analysis: dict[str, Any], tids: dict[str, int], isr_tid: int) -> list[dict[str, Any]]:
     source = analysis["source"]
     contexts = analysis["contexts"]
     out: list[dict[str, Any]] = [
@@ -40,14 +40,12 @@ def _metadata(analysis: dict[str, Any], isr_tid: int) -> list[dict[str, Any]]:
             "ph": "M",
             "name": "process_name",
             "pid": PID,
-            "tid": 0,
             "args": {"name": f"Tacet {source['port']} ({source['cpu']})"},
         },
         {
             "ph": "M",
             "name": "process_labels",
             "pid": PID,
-            "tid": 0,
             "args": {"labels": source["clock_note"]},
         },
     ]
@@ -58,10 +56,16 @@ def _metadata(analysis: dict[str, Any], isr_tid: int) -> list[dict[str, Any]]:
         elif c["kind"] == "hisr":
             label += " (HISR)"
         out.append(
-            {"ph": "M", "name": "thread_name", "pid": PID, "tid": n + 1, "args": {"name": label}}
+            {
+                "ph": "M",
+                "name": "thread_name",
+                "pid": PID,
+                "tid": tids[c["id"]],
+                "args": {"name": label},
+            }
         )
         out.append(
-            {"ph": "M", "name": "thread_sort_index", "pid": PID, "tid": n + 1,
+            {"ph": "M", "name": "thread_sort_index", "pid": PID, "tid": tids[c["id"]],
              "args": {"sort_index": n + 1}}
         )  # fmt: skip
     out.append(
@@ -201,9 +205,9 @@ def _counters(analysis: dict[str, Any]) -> list[dict[str, Any]]:
     out = []
     counters = analysis["counters"]
     for name, key, series, scale in (
-        ("context switches", "switches", counters["switches"], 1),
-        ("CPU load", "percent", counters["cpu_load"], 100),
-        ("ready queue", "threads", counters["ready_queue"], 1),
+        ("context switches", "total", counters["switches"], 1),
+        ("CPU load", "%", counters["cpu_load"], 100),
+        ("ready queue", "length", counters["ready_queue"], 1),
     ):
         for t, value in series:
             out.append(
@@ -216,12 +220,14 @@ def _counters(analysis: dict[str, Any]) -> list[dict[str, Any]]:
 def perfetto(trace: Trace, analysis: dict[str, Any]) -> dict[str, Any]:
     """The Trace Event Format object (``{"traceEvents": [...], ...}``) for `trace`."""
     source = analysis["source"]
-    tids = {c["id"]: n + 1 for n, c in enumerate(analysis["contexts"])}
-    isr_tid = len(tids) + 1
+    # Tracks are threads of one process; no track uses the process's own id (Perfetto would
+    # take it for the process's main thread).
+    tids = {c["id"]: PID + 1 + n for n, c in enumerate(analysis["contexts"])}
+    isr_tid = PID + 1 + len(tids)
     slices = _slices(analysis, tids, isr_tid)
     flows, unbound = _flows(analysis, tids, isr_tid, _Enclosure(slices))
     events = (
-        _metadata(analysis, isr_tid) + slices + _instants(trace, tids, isr_tid) + flows
+        _metadata(analysis, tids, isr_tid) + slices + _instants(trace, tids, isr_tid) + flows
         + _counters(analysis)
     )  # fmt: skip
     return {

@@ -171,7 +171,7 @@ def test_tracks_slices_instants_counters_flows() -> None:
     assert isr_instant["tid"] == tid["ISR"] and isr_instant["args"]["irq"] == 11
     counters = {e["name"] for e in events if e["ph"] == "C"}
     assert counters == {"context switches", "CPU load", "ready queue"}
-    switches = [e["args"]["switches"] for e in events if e["name"] == "context switches"]
+    switches = [e["args"]["total"] for e in events if e["name"] == "context switches"]
     assert switches == list(range(1, 8))
     flows = [e for e in events if e["ph"] in "sf"]
     assert len(flows) == 6  # three wake-ups
