@@ -69,6 +69,7 @@ class _Open:
     obj: int = 0
     priority: int | None = None
     threshold: int | None = None
+    seq: int | None = None  # of the event that began it: names `obj` as it was then
 
 
 @dataclass
@@ -82,6 +83,7 @@ class _Wait:
     low_base: int
     start: int
     end: int | None = None
+    seq: int | None = None
 
 
 @dataclass
@@ -116,6 +118,7 @@ class _Walk:
     waits: list[_Wait] = field(default_factory=list)
     open_waits: dict[int, _Wait] = field(default_factory=dict)
     user: list[dict[str, Any]] = field(default_factory=list)
+    seq: int | None = None  # the event being walked
 
     def kind(self, address: int) -> str:
         if address == 0:
@@ -134,7 +137,7 @@ class _Walk:
             self.slices.append((before.since, t, ctx, before))
         if state is not None:
             prio, thr = self.effective.get(ctx, (None, None))
-            self.open[ctx] = _Open(state, t, obj, prio, thr)
+            self.open[ctx] = _Open(state, t, obj, prio, thr, self.seq)
         self.note_ready_queue(t)
 
     def note_ready_queue(self, t: int) -> None:
@@ -226,11 +229,11 @@ class _Walk:
         if kind == "mutex" and obj not in self.owner:
             # Locked before the trace's first kept event: the thread that hands it over
             # (the READY ending this wait is recorded in its context) is the owner.
-            self.open_waits[e.ctx] = _Wait(e.ctx, 0, obj, e.priority, 0, e.time)
+            self.open_waits[e.ctx] = _Wait(e.ctx, 0, obj, e.priority, 0, e.time, seq=e.seq)
             return
         holder = self.owner[obj][0] if kind == "mutex" else self.taker.get(obj)
         if holder is not None and holder != e.ctx:
-            self.inversion_candidate(_Wait(e.ctx, holder, obj, e.priority, 0, e.time))
+            self.inversion_candidate(_Wait(e.ctx, holder, obj, e.priority, 0, e.time, seq=e.seq))
 
     def inversion_candidate(self, wait: _Wait) -> None:
         """Keep `wait` when its holder's base priority is below the waiter's."""
@@ -288,6 +291,7 @@ class _Walk:
             EV["ISR_EXIT"]: self.on_isr,
         }
         for e in events:
+            self.seq = e.seq
             if e.irq == 0 and e.ctx != 0 and e.priority is not None:
                 self.effective[e.ctx] = (e.priority, e.threshold)
             if e.id == EV["YIELD"]:
@@ -382,7 +386,7 @@ def _involvement(
 
 
 def _inversions(
-    w: _Walk, name: Callable[[int], str], us: Callable[[float], float]
+    w: _Walk, name: Callable[[int, int | None], str], us: Callable[[float], float]
 ) -> list[dict[str, Any]]:
     per_ctx: _Slices = {}
     for s0, s1, ctx, o in w.slices:
@@ -403,7 +407,7 @@ def _inversions(
                 "high": ctx_id(wait.high),
                 "low": ctx_id(wait.low),
                 "medium": ctx_id(medium),
-                "object": name(wait.obj),
+                "object": name(wait.obj, wait.seq),
                 "bounded": not ran,
                 "inherited": inherited,
                 "medium_run_us": us(sum(ran.values())),
@@ -432,8 +436,8 @@ def analyze(trace: Trace, source: str) -> dict[str, Any]:
 
     last_seq = events[-1].seq if events else None
 
-    def name(address: int) -> str:
-        return trace.name_of(address, last_seq)
+    def name(address: int, seq: int | None = last_seq) -> str:
+        return trace.name_of(address, seq)
 
     def priority_key(address: int) -> tuple[int, int, int]:
         kind = w.kind(address)
@@ -463,7 +467,7 @@ def analyze(trace: Trace, source: str) -> dict[str, Any]:
             "start_us": us(s0),
             "end_us": us(s1),
             "state": o.state,
-            "object": name(o.obj) if o.obj else None,
+            "object": name(o.obj, o.seq) if o.obj else None,
             "priority": o.priority,
             "threshold": o.threshold,
         }

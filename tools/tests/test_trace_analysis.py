@@ -6,10 +6,10 @@ yields, CPU load, the ready queue and user events."""
 import json
 
 import pytest
-from trace_synth import Scenario, Thread
+from trace_synth import Scenario, SynthObject, Thread
 
 from tacet.trace_analysis import analyze
-from tacet.tracefmt import SVC, decode
+from tacet.tracefmt import OBJ, SVC, decode
 
 H, M, L, MX = 0x1000, 0x2000, 0x3000, 0x5000
 FOREVER = 0xFFFFFFFF
@@ -259,3 +259,23 @@ def test_empty_and_wrapped_traces() -> None:
     )
     empty = analyze(decode(Scenario([]).encode(auto_time=False).data), "e")
     assert empty["slices"] == [] and empty["summary"]["switches"] == 0
+
+
+def test_objects_named_as_they_were_when_reused() -> None:
+    a, b, addr = 0x100, 0x200, 0x700
+    sc = Scenario([Thread(a, "A", 4), Thread(b, "B", 5)])
+    sc.running = a
+    sc.block(addr)
+    sc.switch(b, "pending", addr)
+    sc.at(1010).ready(a, addr, 4)  # TC_DELETED: the semaphore went away
+    sc.switch(a)
+    sc.at(1020).block(addr)  # a queue now lives at the same address
+    sc.switch(b, "pending", addr)
+    sc.at(1030).ready(a, addr, 0)
+    sc.switch(a)
+    reuse_seq = 1 + 5  # the TIME event, then the first five events
+    sc.objects.append(SynthObject(addr, OBJ["semaphore"], "old-sem", deleted=True))
+    sc.objects.append(SynthObject(addr, OBJ["queue"], "new-queue", created=reuse_seq))
+    r = analysis_of(sc)
+    blocked = [s["object"] for s in r["slices"] if s["state"] == "blocked"]
+    assert blocked == ["old-sem", "new-queue"]
