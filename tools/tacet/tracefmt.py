@@ -35,8 +35,8 @@ FLAGS_KNOWN = F_STOP | F_TICKS | F_ON | F_WRAPPED | F_FULL
 
 PRIORITIES = (32, 64, 256, 1024)
 
-# Per pointer width: (registry entry size, event size, offset of ctx in an event).
-GEOMETRY = {4: (32, 32, 12), 8: (40, 56, 16)}
+# Per pointer width: (registry entry size, event size).
+GEOMETRY = {4: (32, 32), 8: (40, 56)}
 ARGS_OFFSET = {4: 16, 8: 24}
 
 KERNEL_EVENTS: dict[int, str] = {
@@ -424,7 +424,7 @@ def _header(data: bytes, where: str) -> tuple[_Reader, Header]:
 
 def _check_header(r: _Reader, h: Header) -> None:
     """Raise at the first field that is not what the format allows (in offset order)."""
-    want_object, want_event, _ = GEOMETRY.get(h.ptr_size, (0, 0, 0))
+    want_object, want_event = GEOMETRY.get(h.ptr_size, (0, 0))
     registry_end = h.header_size + h.objects * h.object_size
     kept = h.kept
     checks = (

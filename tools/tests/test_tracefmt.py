@@ -343,3 +343,18 @@ def test_ring_exactly_full_with_or_without_wrapped_flag() -> None:
     check_round_trip(encoded, trace)
     unflagged = header_field(encoded.data, 7, "B", 0)
     check_round_trip(encoded, decode(unflagged))
+
+
+def test_gap_before_events_and_unnamed_objects() -> None:
+    events = sample_events(6)
+    objects = [*OBJECTS, SynthObject(0x20004000, OBJ["queue"], "q")]
+    for ptr_size in (4, 8):
+        evs = [
+            SynthEvent(e.time, e.id, e.ctx, tuple(a % (1 << 32) for a in e.args))  # type: ignore[arg-type]
+            for e in events
+        ]
+        encoded = encode(evs, objects, registry=3, gap=8, ptr_size=ptr_size)
+        trace = decode(encoded.data)
+        check_round_trip(encoded, trace)
+        assert trace.header.objects_lost == 1
+        assert any("1 objects were created with the registry full" in n for n in trace.notes)

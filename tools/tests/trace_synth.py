@@ -106,7 +106,7 @@ def encode(
     recorded = with_time_events(events, start) if auto_time else list(events)
     n_slots = slots if slots is not None else max(len(recorded), 1)
     n_objects = registry if registry is not None else max(len(objects), 1)
-    object_size, event_size, _ = GEOMETRY[ptr_size]
+    object_size, event_size = GEOMETRY[ptr_size]
     order = "<" if endian == "little" else ">"
     pointer = "I" if ptr_size == 4 else "Q"
 
