@@ -32,8 +32,23 @@ def make_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    """Parse the command line. A subcommand that runs a program (its parser's defaults hold
+    ``program_args``) takes everything after the first ``--`` as that program's arguments;
+    for the others ``--`` keeps its usual meaning (the end of the options)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = make_parser()
+    if "--" in argv:
+        i = argv.index("--")
+        args = parser.parse_args(argv[:i])
+        if hasattr(args, "program_args"):
+            args.program_args = argv[i + 1 :]
+            return args
+    return parser.parse_args(argv)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = make_parser().parse_args(argv)
+    args = parse(argv)
     try:
         return args.handler(args)
     except TacetError as error:
