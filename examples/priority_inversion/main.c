@@ -11,17 +11,6 @@
 #include "pi.h"
 #include "tacet/tacet.h"
 
-/* Ticks (1 ms at TC_TICK_HZ 1000). Medium computes 30 ticks of every 40 and Low's critical section
- * outlasts High's sleep, so High often wakes to find the mutex held. */
-static const pi_params base = {
-    .run_ticks = 1000,
-    .high_sleep_ticks = 15,
-    .high_cs_ticks = 2,
-    .medium_sleep_ticks = 10,
-    .medium_work_ticks = 30,
-    .low_cs_ticks = 20,
-    .low_sleep_ticks = 2,
-};
 
 static double average(uint64_t sum, uint32_t n) { return n != 0 ? (double)sum / (double)n : 0.0; }
 
@@ -33,8 +22,8 @@ int main(int argc, char **argv)
     int k = 0;
     while (k < PI_RUNS && strcmp(argv[i], pi_run_names[k]) != 0) k++;
     if (k == PI_RUNS) {
-      fprintf(stderr, "priority_inversion: unknown run '%s'\nusage: priority_inversion [plain|threshold|inherit|both]...\n",
-              argv[i]);
+      fprintf(stderr, "priority_inversion: unknown run '%s'\n%s", argv[i],
+              "usage: priority_inversion [plain|threshold|inherit|both]...\n");
       return 2;
     }
     wanted[k] = true;
@@ -43,7 +32,7 @@ int main(int argc, char **argv)
   pi_result r[PI_RUNS];
   for (int k = 0; k < PI_RUNS; k++) {
     if (runs != 0 && !wanted[k]) continue;
-    pi_params p = base;
+    pi_params p = pi_seed_params;
     p.kind = (pi_run_kind)k;
     tc_kernel_init();
     int code = pi_run(&p, &r[k]);
@@ -55,18 +44,19 @@ int main(int argc, char **argv)
 
   printf("Seed 002's mutex experiment on Tacet (port %s): High (priority %u), Medium (%u) and Low (%u).\n",
          TC_PORT_NAME, PI_HIGH_PRIORITY, PI_MEDIUM_PRIORITY, PI_LOW_PRIORITY);
+  const pi_params *p = &pi_seed_params;
   printf("High sleeps %" PRIu32 " ticks, then holds the mutex for %" PRIu32 " ticks of work; Medium sleeps %" PRIu32
          ", then computes %" PRIu32 ";\nLow holds the mutex for %" PRIu32 " ticks of work, then sleeps %" PRIu32
          ". A run lasts %" PRIu32 " ticks (1 tick = %u us);\ntc_cycles are %s at %" PRIu32 " Hz.\n\n",
-         base.high_sleep_ticks, base.high_cs_ticks, base.medium_sleep_ticks, base.medium_work_ticks, base.low_cs_ticks,
-         base.low_sleep_ticks, base.run_ticks, 1000000u / TC_TICK_HZ, pi_port_cycles_unit(), tc_cycles_hz());
+         p->high_sleep_ticks, p->high_cs_ticks, p->medium_sleep_ticks, p->medium_work_ticks, p->low_cs_ticks,
+         p->low_sleep_ticks, p->run_ticks, 1000000u / TC_TICK_HZ, pi_port_cycles_unit(), tc_cycles_hz());
 
   printf("Relative time between mutex get and put pairs for High, in ticks\n");
   printf("%-32s %9s %9s %9s %15s\n", "", "Average", "Minimum", "Maximum", "Get-put pairs");
   for (int k = 0; k < PI_RUNS; k++) {
     if (runs != 0 && !wanted[k]) continue;
-    printf("%-32s %9.1f %9" PRIu64 " %9" PRIu64 " %15" PRIu32 "\n", pi_run_names[k], average(r[k].ticks_sum, r[k].pairs),
-           r[k].ticks_min, r[k].ticks_max, r[k].pairs);
+    printf("%-32s %9.1f %9" PRIu64 " %9" PRIu64 " %15" PRIu32 "\n", pi_run_names[k],
+           average(r[k].ticks_sum, r[k].pairs), r[k].ticks_min, r[k].ticks_max, r[k].pairs);
   }
   printf("%-32s %9.1f %9u %9u %15u\n", "seed 002, without threshold", 40.1, 2u, 104u, 17u);
   printf("%-32s %9.1f %9u %9u %15u\n\n", "seed 002, with threshold", 2.0, 2u, 2u, 52u);

@@ -50,6 +50,8 @@ typedef struct {
 } pi_result;
 
 extern const char *const pi_run_names[PI_RUNS]; /* "plain", "threshold", "inherit", "both" */
+/* The workload main.c runs (`kind` aside), chosen to resemble seed 002's: see pi.c. */
+extern const pi_params pi_seed_params;
 
 /* Run one case on a freshly initialised kernel (the caller calls tc_kernel_init() first);
  * returns 0, or a failure code when a service failed or the mutex was found in a state the

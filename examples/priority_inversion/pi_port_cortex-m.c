@@ -24,4 +24,4 @@ void pi_work_ticks(uint32_t ticks)
 
 void pi_end_run(void) { tc_cm_stop(0); }
 
-const char *pi_port_cycles_unit(void) { return "timer cycles (25 MHz under QEMU icount)"; }
+const char *pi_port_cycles_unit(void) { return "timer cycles (QEMU -icount)"; }
