@@ -38,12 +38,16 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     for the others ``--`` keeps its usual meaning (the end of the options)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = make_parser()
-    if "--" in argv:
+    # The subcommand is the first word that is not an option (the top-level options take no
+    # value).
+    command = next((a for a in argv if not a.startswith("-")), None)
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    sub = subparsers.choices.get(command) if command is not None else None
+    if sub is not None and sub.get_default("program_args") is not None and "--" in argv:
         i = argv.index("--")
         args = parser.parse_args(argv[:i])
-        if hasattr(args, "program_args"):
-            args.program_args = argv[i + 1 :]
-            return args
+        args.program_args = argv[i + 1 :]
+        return args
     return parser.parse_args(argv)
 
 
