@@ -2,7 +2,7 @@
 #
 #   make deps    install what is missing, and only that: Debian packages (apt-get, as root)
 #                and the Python virtual environment .venv holding the tacet tool (tools/)
-#   make demo    run the demonstration: tacet run --target T $(DEMO_APP), T in $(DEMO_TARGETS)
+#   make demo    run the demonstration: tacet run --target T A, T in $(DEMO_TARGETS), A in $(DEMO_APP)
 #   make test    kernel tests (ctest) in every build of TEST_BUILDS (sanitizers and short
 #                seeded runs of the fuzz harnesses included), kernel/ coverage (with random
 #                scenarios against the model), the static analysis (make lint), then the Python
@@ -29,9 +29,10 @@ PYTHON ?= python3
 VENV := .venv
 VENV_STAMP := $(VENV)/.tacet-installed
 
-# Seed 002's experiment on the sim port (virtual cycles) and on a Cortex-M3 (QEMU instructions).
+# Seed 002's experiments on the sim port (virtual cycles) and on a Cortex-M3 (QEMU instructions):
+# producer/consumer (context switches), then the mutex one (priority inversion).
 DEMO_TARGETS ?= sim qemu-m3
-DEMO_APP ?= examples/producer_consumer
+DEMO_APP ?= examples/producer_consumer examples/priority_inversion
 
 # Builds whose kernel tests `make test` runs, in this order: build/<name>, configured with
 # TEST_FLAGS_<name>. A port adds its own, e.g. (tests run under QEMU through ctest):
@@ -139,10 +140,12 @@ $(VENV_STAMP): tools/pyproject.toml tools/constraints.txt | system-deps
 	@touch $@
 
 demo: deps
-	@for target in $(DEMO_TARGETS); do \
-	  echo "== tacet run --target $$target $(DEMO_APP)"; \
-	  $(VENV)/bin/tacet run --target $$target $(DEMO_APP); \
-	  echo; \
+	@for app in $(DEMO_APP); do \
+	  for target in $(DEMO_TARGETS); do \
+	    echo "== tacet run --target $$target $$app"; \
+	    $(VENV)/bin/tacet run --target $$target $$app; \
+	    echo; \
+	  done; \
 	done
 
 # Every step runs even if an earlier one failed; the goal fails if any did.
