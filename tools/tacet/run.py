@@ -50,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "record the run and write the trace buffer to FILE at its end (tacet trace reads it; "
         "docs/trace.md)",
     )
-    # Everything after the first `--` goes to the program (cli.main splits it off: argparse
+    # Everything after the first `--` goes to the program (cli.parse splits it off: argparse
     # cannot tell a program's `--flag` from one of ours when options follow APP).
     parser.set_defaults(handler=handle, program_args=[])
 
