@@ -14,10 +14,10 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from tacet import __version__, build, conformance, lint, misra, run, size, test
+from tacet import __version__, build, conformance, lint, misra, run, size, test, trace
 from tacet.errors import TacetError
 
-SUBCOMMANDS: tuple[ModuleType, ...] = (build, run, test, size, conformance, lint, misra)
+SUBCOMMANDS: tuple[ModuleType, ...] = (build, run, test, size, conformance, lint, misra, trace)
 
 
 def make_parser() -> argparse.ArgumentParser:

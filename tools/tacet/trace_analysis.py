@@ -1,0 +1,547 @@
+"""What a decoded trace says about the schedule: the analysis dict (schema 1).
+
+``analyze(trace, source)`` walks the events once and returns a JSON-serialisable dict: every
+context's state over time as slices (running, ready, preempted, blocked, sleeping,
+suspended), counters (cumulative switches, CPU load per window, ready-queue length), a
+per-thread summary (run time and share, switches in, preemptions, response and blocking
+times), who preempted whom, priority inversions and the application's user events. The
+definitions are in docs/trace.md ("Analysis definitions"); times are microseconds of the
+target clock.
+
+Beyond schema 1 the dict carries ``events.notes`` (what the decoder says is missing),
+``isr_slices`` (interrupt handler intervals) and ``wakeups`` (each READY event and the
+switch-in it led to), which ``tacet trace --perfetto`` draws.
+"""
+
+import bisect
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tacet.tracefmt import EV, OBJ, STATE, SVC, Event, Trace
+
+SCHEMA = 1
+LOAD_WINDOWS = 100
+NO_PT = 0xFFFFFFFF
+IDLE_ID = "0x0"
+
+_WAIT_STATES = {
+    STATE["suspended"]: "suspended",
+    STATE["sleeping"]: "sleeping",
+    STATE["pending"]: "blocked",
+}
+_GONE_STATES = {STATE["completed"], STATE["terminated"]}
+_WAITING = ("ready", "preempted")
+
+
+def ctx_id(address: int) -> str:
+    return f"0x{address:x}"
+
+
+def clock_note(port: str, clock_hz: int) -> str:
+    if port == "cortex-m":
+        return (
+            f"tc_cycles() at {clock_hz} Hz; under QEMU (-icount shift=5) one unit is one "
+            "instruction at the icount rate (2^5 ns of virtual time each), not a CPU cycle"
+        )
+    return f"tc_cycles() at {clock_hz} Hz of the {port or 'target'} port's clock"
+
+
+def stats(values: list[float]) -> dict[str, Any] | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, math.ceil(0.99 * len(ordered)))
+    return {
+        "count": len(ordered),
+        "min": ordered[0],
+        "avg": sum(ordered) / len(ordered),
+        "max": ordered[-1],
+        "p99": ordered[rank - 1],
+    }
+
+
+@dataclass
+class _Open:
+    state: str
+    since: int
+    obj: int = 0
+    priority: int | None = None
+    threshold: int | None = None
+    seq: int | None = None  # of the event that began it: names `obj` as it was then
+
+
+@dataclass
+class _Wait:
+    """A thread waiting on a mutex or semaphore held by a thread of lower base priority."""
+
+    high: int
+    low: int
+    obj: int
+    priority: int  # the waiter's effective priority
+    low_base: int
+    start: int
+    end: int | None = None
+    seq: int | None = None
+
+
+@dataclass
+class _Walk:
+    trace: Trace
+    start: int
+    end: int
+    kinds: dict[int, str] = field(default_factory=dict)
+    base: dict[int, int] = field(default_factory=dict)  # user priority of each thread
+    effective: dict[int, tuple[int | None, int | None]] = field(default_factory=dict)
+    open: dict[int, _Open] = field(default_factory=dict)
+    seen: set[int] = field(default_factory=set)  # contexts whose state is known
+    slices: list[tuple[int, int, int, _Open]] = field(default_factory=list)
+    yielded: set[int] = field(default_factory=set)
+    job_start: dict[int, int] = field(default_factory=dict)
+    response: dict[int, list[int]] = field(default_factory=dict)
+    block_start: dict[int, tuple[int, int]] = field(default_factory=dict)
+    blocking: dict[int, list[int]] = field(default_factory=dict)
+    switches_in: dict[int, int] = field(default_factory=dict)
+    preempted: dict[int, int] = field(default_factory=dict)
+    matrix: dict[tuple[int, int], int] = field(default_factory=dict)
+    switch_times: list[int] = field(default_factory=list)
+    preemptions: int = 0
+    interrupts: int = 0
+    isr_open: tuple[int, int] | None = None
+    isrs: list[tuple[int, int, int]] = field(default_factory=list)
+    ready_series: list[tuple[int, int]] = field(default_factory=list)
+    woken: dict[int, tuple[int, int, int]] = field(default_factory=dict)
+    wakeups: list[dict[str, Any]] = field(default_factory=list)
+    owner: dict[int, tuple[int, int, bool]] = field(default_factory=dict)  # mutex: owner, count
+    taker: dict[int, int] = field(default_factory=dict)  # semaphore: last thread to take it
+    waits: list[_Wait] = field(default_factory=list)
+    open_waits: dict[int, _Wait] = field(default_factory=dict)
+    user: list[dict[str, Any]] = field(default_factory=list)
+    seq: int | None = None  # the event being walked
+
+    def kind(self, address: int) -> str:
+        if address == 0:
+            return "idle"
+        return self.kinds.setdefault(address, "thread")
+
+    def object_type(self, address: int, seq: int) -> str | None:
+        obj = self.trace.object_at(address, seq)
+        return obj.type_name if obj is not None else None
+
+    def set_state(self, ctx: int, t: int, state: str | None, obj: int = 0) -> None:
+        self.kind(ctx)
+        self.seen.add(ctx)
+        before = self.open.pop(ctx, None)
+        if before is not None and t > before.since:
+            self.slices.append((before.since, t, ctx, before))
+        if state is not None:
+            prio, thr = self.effective.get(ctx, (None, None))
+            self.open[ctx] = _Open(state, t, obj, prio, thr, self.seq)
+        self.note_ready_queue(t)
+
+    def note_ready_queue(self, t: int) -> None:
+        n = sum(1 for c, o in self.open.items() if c != 0 and o.state in _WAITING)
+        series = self.ready_series
+        if series and series[-1][0] == t:  # several changes at one time: keep the last
+            series.pop()
+        if not series or series[-1][1] != n:
+            series.append((t, n))
+
+    def set_effective(self, ctx: int, pt: int) -> None:
+        if pt != NO_PT:
+            self.effective[ctx] = (pt & 0xFFFF, pt >> 16)
+
+    # --- events ----------------------------------------------------------------------
+
+    def on_switch(self, e: Event) -> None:
+        to, state, obj, pt = e.args
+        t = e.time
+        self.switch_times.append(t)
+        leaving = e.ctx
+        if leaving != 0:
+            if state in _GONE_STATES:
+                new_state = None
+            elif self.kind(leaving) == "hisr" and self.kind(to) != "hisr":
+                new_state = None  # only an HISR preempts an HISR: this one is done
+            elif state in _WAIT_STATES:
+                new_state = _WAIT_STATES[state]
+            elif obj:
+                new_state = "blocked"
+            elif leaving in self.yielded:
+                new_state = "ready"
+            else:
+                new_state = "preempted"
+                self.preemptions += 1
+                self.preempted[leaving] = self.preempted.get(leaving, 0) + 1
+                key = (leaving, to)
+                self.matrix[key] = self.matrix.get(key, 0) + 1
+            if new_state not in _WAITING and leaving in self.job_start:
+                began = self.job_start.pop(leaving)
+                self.response.setdefault(leaving, []).append(t - began)
+            self.set_state(leaving, t, new_state, obj=obj)
+        else:
+            self.set_state(0, t, None)
+        self.yielded.discard(leaving)
+        self.set_effective(to, pt)
+        self.switches_in[to] = self.switches_in.get(to, 0) + 1
+        if to != 0 and to not in self.seen:
+            self.job_start[to] = t  # first seen at its switch-in: its job starts there
+        self.set_state(to, t, "running")
+        if to in self.woken:
+            at, giver, irq = self.woken.pop(to)
+            self.wakeups.append({"t_us": at, "from": giver, "irq": irq, "to": to, "run": t})
+
+    def on_ready(self, e: Event) -> None:
+        thread, obj, status, pt = e.args
+        t = e.time
+        self.set_effective(thread, pt)
+        self.job_start.setdefault(thread, t)
+        if thread in self.block_start:
+            began, _ = self.block_start.pop(thread)
+            self.blocking.setdefault(thread, []).append(t - began)
+        wait = self.open_waits.pop(thread, None)
+        if wait is not None and wait.low == 0 and e.irq == 0 and e.ctx not in (0, thread):
+            wait.low = e.ctx
+            self.inversion_candidate(wait)
+            self.open_waits.pop(thread, None)
+        if wait is not None:
+            wait.end = t
+        if obj and status == 0:
+            kind = self.object_type(obj, e.seq)
+            if kind == "mutex":
+                self.owner[obj] = (thread, 0, True)
+            elif kind == "semaphore":
+                self.taker[obj] = thread
+        self.woken[thread] = (t, e.ctx, e.irq)
+        current = self.open.get(thread)
+        if current is None or current.state != "running":
+            self.set_state(thread, t, "ready")
+
+    def on_block(self, e: Event) -> None:
+        obj = e.args[0]
+        if not obj or e.ctx == 0:
+            return
+        self.block_start[e.ctx] = (e.time, obj)
+        kind = self.object_type(obj, e.seq)
+        if e.priority is None or kind not in ("mutex", "semaphore"):
+            return
+        if kind == "mutex" and obj not in self.owner:
+            # Locked before the trace's first kept event: the thread that hands it over
+            # (the READY ending this wait is recorded in its context) is the owner.
+            self.open_waits[e.ctx] = _Wait(e.ctx, 0, obj, e.priority, 0, e.time, seq=e.seq)
+            return
+        holder = self.owner[obj][0] if kind == "mutex" else self.taker.get(obj)
+        if holder is not None and holder != e.ctx:
+            self.inversion_candidate(_Wait(e.ctx, holder, obj, e.priority, 0, e.time, seq=e.seq))
+
+    def inversion_candidate(self, wait: _Wait) -> None:
+        """Keep `wait` when its holder's base priority is below the waiter's."""
+        low_base = self.base.get(wait.low, self.effective.get(wait.low, (None, None))[0])
+        if low_base is not None and low_base > wait.priority:
+            wait.low_base = low_base
+            self.waits.append(wait)
+            self.open_waits[wait.high] = wait
+
+    def on_isr(self, e: Event) -> None:
+        depth = e.args[0]
+        if e.id == EV["ISR_ENTER"]:
+            self.interrupts += 1
+            if self.isr_open is None:
+                self.isr_open = (e.time, e.irq)
+        elif depth == 0 and self.isr_open is not None:
+            self.isrs.append((self.isr_open[0], e.time, self.isr_open[1]))
+            self.isr_open = None
+
+    def on_service(self, e: Event) -> None:
+        obj, a1, _, status = e.args
+        if status != 0:
+            return
+        if e.id in (SVC["THREAD_CREATE"], SVC["THREAD_PRIORITY_CHANGE"]):
+            self.base[obj] = a1
+            self.kinds.setdefault(obj, "thread")
+        elif e.id == SVC["MUTEX_LOCK"] and e.irq == 0:
+            owner, count, handed = self.owner.get(obj, (0, 0, False))
+            if owner == e.ctx:
+                self.owner[obj] = (owner, 1 if handed else count + 1, False)
+            else:
+                self.owner[obj] = (e.ctx, 1, False)
+        elif e.id == SVC["MUTEX_UNLOCK"] and obj in self.owner:
+            owner, count, handed = self.owner[obj]
+            if owner == e.ctx and count > 1:
+                self.owner[obj] = (owner, count - 1, handed)
+            elif owner == e.ctx:
+                del self.owner[obj]
+        elif e.id in (SVC["MUTEX_DELETE"],):
+            self.owner.pop(obj, None)
+        elif e.id == SVC["SEM_TAKE"] and e.irq == 0 and e.ctx != 0:
+            self.taker[obj] = e.ctx
+
+    def walk(self) -> None:
+        events = self.trace.events
+        if events:
+            first = events[0]
+            self.set_effective(first.ctx, _pt(first))
+            self.set_state(first.ctx, self.start, "running")
+        handlers = {
+            EV["SWITCH"]: self.on_switch,
+            EV["READY"]: self.on_ready,
+            EV["BLOCK"]: self.on_block,
+            EV["ISR_ENTER"]: self.on_isr,
+            EV["ISR_EXIT"]: self.on_isr,
+        }
+        for e in events:
+            self.seq = e.seq
+            if e.irq == 0 and e.ctx != 0 and e.priority is not None:
+                self.effective[e.ctx] = (e.priority, e.threshold)
+            if e.id == EV["YIELD"]:
+                self.yielded.add(e.ctx)
+            elif e.id in handlers:
+                handlers[e.id](e)
+            elif e.is_service:
+                self.on_service(e)
+            elif e.is_user:
+                self.user.append(
+                    {"t": e.time, "ctx": e.ctx, "id": e.id, "a": e.args[0], "b": e.args[1]}
+                )
+        for ctx in list(self.open):
+            self.set_state(ctx, self.end, None)
+        if self.isr_open is not None:
+            self.isrs.append((self.isr_open[0], self.end, self.isr_open[1]))
+        self.slices.sort(key=lambda s: (s[0], s[2]))
+
+
+def _pt(e: Event) -> int:
+    if e.priority is None:
+        return NO_PT
+    return e.priority | (e.threshold if e.threshold is not None else e.priority) << 16
+
+
+def _overlap(a0: int, a1: int, b0: int, b1: int) -> int:
+    return max(0, min(a1, b1) - max(a0, b0))
+
+
+def _load(w: _Walk, us: Callable[[float], float], windows: int = LOAD_WINDOWS) -> list[list[float]]:
+    span = w.end - w.start
+    if span <= 0:
+        return []
+    width = span / windows
+    idle = [0.0] * windows
+
+    def spread(lo: int, hi: int, sign: float) -> None:
+        first = min(windows - 1, int((lo - w.start) / width))
+        for k in range(first, windows):
+            w_lo = w.start + k * width
+            if w_lo >= hi:
+                break
+            idle[k] += sign * max(0.0, min(hi, w_lo + width) - max(lo, w_lo))
+
+    idle_slices = [(s0, s1) for s0, s1, c, o in w.slices if c == 0 and o.state == "running"]
+    isr_ends = [i1 for _, i1, _ in w.isrs]  # in order, never overlapping
+    for s0, s1 in idle_slices:
+        spread(s0, s1, 1.0)
+        for i0, i1, _ in w.isrs[bisect.bisect_right(isr_ends, s0) :]:
+            if i0 >= s1:
+                break
+            spread(max(s0, i0), min(s1, i1), -1.0)  # an interrupt handler on idle's time
+    return [
+        [us(w.start + k * width), round(max(0.0, min(1.0, 1.0 - idle[k] / width)), 6)]
+        for k in range(windows)
+    ]
+
+
+_Slices = dict[int, list[tuple[int, int, _Open]]]
+
+
+def _involvement(
+    w: _Walk, wait: _Wait, end: int, per_ctx: _Slices, ends: dict[int, list[int]]
+) -> tuple[dict[int, int], dict[int, int], bool]:
+    """How long each intermediate thread ran and waited ready during `wait`; whether the
+    holder ran at an inherited priority (at least the waiter's) throughout."""
+    ran: dict[int, int] = {}
+    held_off: dict[int, int] = {}
+    inherited = True
+    for ctx, slices in per_ctx.items():
+        if ctx == wait.high or w.kind(ctx) != "thread":
+            continue
+        # A context's slices never overlap: the first that ends after the wait's start and
+        # those after it, up to the wait's end.
+        for s0, s1, o in slices[bisect.bisect_right(ends[ctx], wait.start) :]:
+            if s0 >= end:
+                break
+            overlap = _overlap(s0, s1, wait.start, end)
+            if ctx == wait.low:
+                if o.state == "running" and overlap:
+                    inherited &= o.priority is not None and o.priority <= wait.priority
+                continue
+            if not overlap or o.priority is None:
+                continue
+            if not wait.priority < o.priority < wait.low_base:
+                continue
+            if o.state == "running":
+                ran[ctx] = ran.get(ctx, 0) + overlap
+            elif o.state in _WAITING:
+                held_off[ctx] = held_off.get(ctx, 0) + overlap
+    return ran, held_off, inherited
+
+
+def _inversions(
+    w: _Walk, name: Callable[[int, int | None], str], us: Callable[[float], float]
+) -> list[dict[str, Any]]:
+    per_ctx: _Slices = {}
+    for s0, s1, ctx, o in w.slices:
+        per_ctx.setdefault(ctx, []).append((s0, s1, o))
+    ends = {ctx: [s1 for _, s1, _ in v] for ctx, v in per_ctx.items()}
+    found = []
+    for wait in w.waits:
+        end = wait.end if wait.end is not None else w.end
+        ran, held_off, inherited = _involvement(w, wait, end, per_ctx, ends)
+        involved = ran or held_off
+        if not involved:
+            continue
+        medium = max(involved, key=lambda c: involved[c])
+        found.append(
+            {
+                "start_us": us(wait.start),
+                "end_us": us(end),
+                "high": ctx_id(wait.high),
+                "low": ctx_id(wait.low),
+                "medium": ctx_id(medium),
+                "object": name(wait.obj, wait.seq),
+                "bounded": not ran,
+                "inherited": inherited,
+                "medium_run_us": us(sum(ran.values())),
+                "finished": wait.end is not None,
+            }
+        )
+    return found
+
+
+def analyze(trace: Trace, source: str) -> dict[str, Any]:
+    """The analysis dict of schema 1 for `trace`, read from `source` (a file name)."""
+    h = trace.header
+    events = trace.events
+    start = events[0].time if events else h.start
+    end = events[-1].time if events else h.start
+    w = _Walk(trace, start, end)
+    for obj in trace.objects:
+        if obj.type in (OBJ["thread"], OBJ["hisr"]):
+            w.kinds[obj.address] = obj.type_name
+            if obj.type == OBJ["thread"]:
+                w.base.setdefault(obj.address, obj.extra)
+    w.walk()
+
+    def us(t: float) -> float:
+        return round(t * 1e6 / h.clock_hz, 6)
+
+    last_seq = events[-1].seq if events else None
+
+    def name(address: int, seq: int | None = last_seq) -> str:
+        return trace.name_of(address, seq)
+
+    def priority_key(address: int) -> tuple[int, int, int]:
+        kind = w.kind(address)
+        rank = {"hisr": 0, "thread": 1, "idle": 2}[kind]
+        prio = w.base.get(address, w.effective.get(address, (None, None))[0])
+        return (rank, prio if prio is not None else 1 << 20, address)
+
+    addresses = set(w.kinds) | {c for _, _, c, _ in w.slices} | {0}
+    addresses |= {e.ctx for e in events}
+    ordered = sorted(addresses, key=priority_key)
+    contexts = []
+    for a in ordered:
+        prio, thr = w.effective.get(a, (None, None))
+        kind = w.kind(a)
+        contexts.append(
+            {
+                "id": ctx_id(a),
+                "name": "idle" if a == 0 else name(a),
+                "kind": kind,
+                "priority": w.base.get(a, prio) if kind == "thread" else prio,
+                "threshold": thr,
+            }
+        )
+    slices = [
+        {
+            "ctx": ctx_id(c),
+            "start_us": us(s0),
+            "end_us": us(s1),
+            "state": o.state,
+            "object": name(o.obj, o.seq) if o.obj else None,
+            "priority": o.priority,
+            "threshold": o.threshold,
+        }
+        for s0, s1, c, o in w.slices
+    ]
+    duration = end - start
+    threads = []
+    for a in ordered:
+        if w.kind(a) == "idle":
+            continue
+        run = sum(s1 - s0 for s0, s1, c, o in w.slices if c == a and o.state == "running")
+        threads.append(
+            {
+                "ctx": ctx_id(a),
+                "name": name(a),
+                "run_us": us(run),
+                "share": round(run / duration, 6) if duration else 0.0,
+                "switches_in": w.switches_in.get(a, 0),
+                "preempted": w.preempted.get(a, 0),
+                "response_us": stats([us(r) for r in w.response.get(a, [])]),
+                "blocking_us": stats([us(b) for b in w.blocking.get(a, [])]),
+            }
+        )
+    ids = [ctx_id(a) for a in ordered]
+    counts = [[w.matrix.get((a, b), 0) for b in ordered] for a in ordered]
+    return {
+        "schema": SCHEMA,
+        "source": {
+            "file": source,
+            "port": h.port,
+            "cpu": h.cpu,
+            "clock_hz": h.clock_hz,
+            "tick_hz": h.tick_hz,
+            "clock_note": clock_note(h.port, h.clock_hz),
+        },
+        "span": {"start_us": us(start), "end_us": us(end)},
+        "events": {
+            "recorded": h.recorded,
+            "kept": len(events),
+            "lost": h.lost,
+            "wrapped": h.wrapped,
+            "notes": list(trace.notes),
+        },
+        "contexts": contexts,
+        "slices": slices,
+        "counters": {
+            "switches": [[us(t), n + 1] for n, t in enumerate(w.switch_times)],
+            "cpu_load": _load(w, us),
+            "ready_queue": [[us(t), n] for t, n in w.ready_series],
+        },
+        "summary": {
+            "switches": len(w.switch_times),
+            "preemptions": w.preemptions,
+            "interrupts": w.interrupts,
+            "duration_us": us(duration),
+            "threads": threads,
+        },
+        "preemptions": {"ctx": ids, "counts": counts},
+        "response_times": {ctx_id(a): [us(r) for r in v] for a, v in w.response.items()},
+        "blocking_times": {ctx_id(a): [us(b) for b in v] for a, v in w.blocking.items()},
+        "inversions": _inversions(w, name, us),
+        "user_events": [
+            {"t_us": us(u["t"]), "ctx": ctx_id(u["ctx"]), "id": u["id"], "a": u["a"], "b": u["b"]}
+            for u in w.user
+        ],
+        "isr_slices": [{"start_us": us(a), "end_us": us(b), "irq": irq} for a, b, irq in w.isrs],
+        "wakeups": [
+            {
+                "t_us": us(k["t_us"]),
+                "from": ctx_id(k["from"]),
+                "irq": k["irq"],
+                "to": ctx_id(k["to"]),
+                "run_us": us(k["run"]),
+            }
+            for k in w.wakeups
+        ],
+    }

@@ -1,0 +1,268 @@
+"""Build trace dumps (docs/trace.md) from lists of events and objects, as the kernel would.
+
+`encode()` lays out the header, the registry and the event slots for either pointer width and
+byte order, in a ring (wrap) or until full (stop), adding TIME events where the kernel would
+(at the start and whenever 2^30 units passed since the last one). `Scenario` writes the events
+of a schedule -- switches, readies, waits, service calls -- with the right arguments, so an
+analysis test reads like the story it tells.
+"""
+
+import struct
+from dataclasses import dataclass, field
+
+from tacet.tracefmt import (
+    EV,
+    F_FULL,
+    F_STOP,
+    F_WRAPPED,
+    GEOMETRY,
+    HEADER_SIZE,
+    MAGIC,
+    OBJ,
+    STATE,
+    SVC,
+)
+
+U32 = 1 << 32
+TIME_EVERY = 1 << 30
+
+
+@dataclass
+class SynthObject:
+    address: int
+    type: int
+    name: str
+    extra: int = 0  # thread: priority at creation
+    created: int = 0
+    deleted: bool = False
+
+
+@dataclass
+class SynthEvent:
+    time: int  # full 64-bit
+    id: int
+    ctx: int = 0
+    args: tuple[int, int, int, int] = (0, 0, 0, 0)
+    priority: int | None = None
+    threshold: int | None = None
+    irq: int = 0
+
+
+@dataclass
+class Encoded:
+    data: bytes
+    recorded: list[SynthEvent]  # every event recorded (TIME events added), in order
+    kept: list[SynthEvent]  # the ones the dump holds, oldest first
+    first_seq: int
+
+
+def _pad(text: str, size: int) -> bytes:
+    raw = text.encode()[:size]
+    return raw + b"\0" * (size - len(raw))
+
+
+def with_time_events(events: list[SynthEvent], start: int) -> list[SynthEvent]:
+    """TIME events where the kernel records them, in the context of the event that follows."""
+
+    def time_event(t: int, like: SynthEvent | None) -> SynthEvent:
+        args = (t >> 32, t % U32, 0, 0)
+        if like is None:
+            return SynthEvent(t, EV["TIME"], args=args)
+        return SynthEvent(t, EV["TIME"], like.ctx, args, like.priority, like.threshold, like.irq)
+
+    out = [time_event(start, events[0] if events else None)]
+    last_time = start
+    for e in events:
+        if e.time - last_time >= TIME_EVERY:
+            out.append(time_event(e.time, e))
+            last_time = e.time
+        out.append(e)
+    return out
+
+
+def encode(
+    events: list[SynthEvent],
+    objects: list[SynthObject] = (),  # type: ignore[assignment]
+    *,
+    ptr_size: int = 4,
+    endian: str = "little",
+    mode: str = "wrap",
+    slots: int | None = None,
+    registry: int | None = None,
+    start: int | None = None,
+    clock_hz: int = 1_000_000,
+    tick_hz: int = 1000,
+    priorities: int = 32,
+    port: str = "sim",
+    cpu: str = "host",
+    auto_time: bool = True,
+    recording: bool = False,
+    gap: int = 0,
+) -> Encoded:
+    """A dump holding `events` (TIME events added unless auto_time is False)."""
+    objects = list(objects)
+    if start is None:
+        start = events[0].time if events else 0
+    recorded = with_time_events(events, start) if auto_time else list(events)
+    n_slots = slots if slots is not None else max(len(recorded), 1)
+    n_objects = registry if registry is not None else max(len(objects), 1)
+    object_size, event_size = GEOMETRY[ptr_size]
+    order = "<" if endian == "little" else ">"
+    pointer = "I" if ptr_size == 4 else "Q"
+
+    stop = mode == "stop"
+    if stop:
+        kept = recorded[:n_slots]
+        lost = len(recorded) - len(kept)
+        nxt = len(kept)
+        wrapped = False
+        first_seq = 0
+    else:
+        wrapped = len(recorded) >= n_slots and len(recorded) > 0
+        kept = recorded[-n_slots:] if wrapped else recorded
+        lost = len(recorded) - len(kept)
+        nxt = len(recorded) % n_slots if wrapped else len(recorded)
+        first_seq = lost
+    flags = (F_STOP if stop else 0) | (F_WRAPPED if wrapped else 0)
+    flags |= F_FULL if stop and lost else 0
+    flags |= 0x04 if recording else 0
+
+    events_offset = HEADER_SIZE + n_objects * object_size + gap
+    header = struct.pack(
+        order + "IHBBIIIHHHHIIIIIIIII",
+        MAGIC,
+        1,
+        ptr_size,
+        flags,
+        0x01020304,
+        clock_hz,
+        tick_hz,
+        HEADER_SIZE,
+        object_size,
+        event_size,
+        priorities,
+        n_objects,
+        n_slots,
+        events_offset,
+        nxt,
+        len(recorded) % U32,
+        lost,
+        max(0, len(objects) - n_objects),
+        start >> 32,
+        start % U32,
+    )
+    header += _pad(port, 12) + _pad(cpu, 12)
+    assert len(header) == HEADER_SIZE
+
+    registry_bytes = b""
+    for i in range(n_objects):
+        if i < len(objects):
+            o = objects[i]
+            entry = struct.pack(
+                order + pointer + "BBHI", o.address, o.type, int(o.deleted), o.extra, o.created
+            )
+            entry += _pad(o.name, 20)
+        else:
+            entry = b""
+        registry_bytes += entry + b"\0" * (object_size - len(entry))
+
+    slot_bytes = [b"\0" * event_size] * n_slots
+    fmt = order + "IHBBHH" + ("I4I" if ptr_size == 4 else "4xQ4Q")
+    first_slot = nxt if wrapped else 0
+    for i, e in enumerate(kept):
+        slot = (first_slot + i) % n_slots
+        slot_bytes[slot] = struct.pack(
+            fmt,
+            e.time % U32,
+            e.id,
+            e.irq,
+            0,
+            0xFFFF if e.priority is None else e.priority,
+            0xFFFF if e.threshold is None else e.threshold,
+            e.ctx,
+            *e.args,
+        )
+    data = header + registry_bytes + b"\0" * gap + b"".join(slot_bytes)
+    return Encoded(data, recorded, kept, first_seq)
+
+
+def pt(priority: int, threshold: int) -> int:
+    """An event's `priority | threshold << 16` argument."""
+    return priority | threshold << 16
+
+
+@dataclass
+class Thread:
+    address: int
+    name: str
+    priority: int
+    threshold: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.threshold is None:
+            self.threshold = self.priority
+
+
+@dataclass
+class Scenario:
+    """A schedule written as kernel events. Times are in clock units (default 1 MHz: µs)."""
+
+    threads: list[Thread]
+    objects: list[SynthObject] = field(default_factory=list)
+    events: list[SynthEvent] = field(default_factory=list)
+    now: int = 1000
+    running: int = 0  # the running context's address (0: idle)
+    prio: dict[int, tuple[int, int]] = field(default_factory=dict)  # effective (p, t)
+
+    def __post_init__(self) -> None:
+        for t in self.threads:
+            self.objects.append(SynthObject(t.address, OBJ["thread"], t.name, t.priority))
+            self.prio[t.address] = (t.priority, t.threshold or t.priority)
+
+    def add_object(self, address: int, kind: str, name: str) -> int:
+        self.objects.append(SynthObject(address, OBJ[kind], name))
+        return address
+
+    def at(self, time: int) -> "Scenario":
+        assert time >= self.now
+        self.now = time
+        return self
+
+    def emit(self, event_id: int, *args: int, irq: int = 0, ctx: int | None = None) -> None:
+        ctx = self.running if ctx is None else ctx
+        p, t = self.prio.get(ctx, (None, None))
+        full = (*args, 0, 0, 0, 0)[:4]
+        self.events.append(SynthEvent(self.now, event_id, ctx, full, p, t, irq))  # type: ignore[arg-type]
+
+    def switch(self, to: int, state: str = "ready", obj: int = 0) -> None:
+        """The running context leaves in `state` (waiting on `obj`); `to` runs."""
+        a3 = 0xFFFFFFFF if to == 0 else pt(*self.prio[to])
+        self.emit(EV["SWITCH"], to, STATE[state], obj, a3)
+        self.running = to
+
+    def ready(self, thread: int, obj: int = 0, status: int = 0, irq: int = 0) -> None:
+        self.emit(EV["READY"], thread, obj, status, pt(*self.prio[thread]), irq=irq)
+
+    def block(self, obj: int, timeout: int = 0xFFFFFFFF, state: str = "pending") -> None:
+        self.emit(EV["BLOCK"], obj, timeout, STATE[state])
+
+    def service(self, name: str, obj: int = 0, a1: int = 0, a2: int = 0, status: int = 0) -> None:
+        self.emit(SVC[name], obj, a1, a2, status)
+
+    def set_priority(self, thread: int, priority: int, threshold: int | None = None) -> None:
+        """An effective priority change (inheritance) -- no event of its own."""
+        self.prio[thread] = (priority, priority if threshold is None else threshold)
+
+    def yield_(self, reason: int = 1) -> None:
+        self.emit(EV["YIELD"], reason)
+
+    def isr(self, length: int, irq: int = 11) -> None:
+        self.emit(EV["ISR_ENTER"], 1, irq=irq)
+        self.now += length
+        self.emit(EV["ISR_EXIT"], 0, irq=irq)
+
+    def user(self, event_id: int, a: int, b: int) -> None:
+        self.emit(event_id, a, b)
+
+    def encode(self, **options: object) -> Encoded:
+        return encode(self.events, self.objects, **options)  # type: ignore[arg-type]
