@@ -327,6 +327,9 @@ tc_status tc_trace_disable(void)
 {
   unsigned s = tc__lock();
   tc_trace_header *h = tc__k.trace;
+  /* The clock in full as the last event: a ring whose TIME events were all overwritten still
+   * has its times anchored. */
+  if (h != NULL) tc__trace_time(TC_PORT_CYCLES());
   tc__k.trace = NULL;
   if (h != NULL) h->flags &= (uint8_t)~TC_TRACE_F_ON;
   tc__unlock(s);

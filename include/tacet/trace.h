@@ -106,7 +106,7 @@ typedef struct {
 
 /* Kernel event ids. The arguments of each are in docs/trace.md ("Events"). */
 enum {
-  TC_TRACE_EV_TIME = 1,     /* tc_cycles() in full: a0 high, a1 low (at enable, then at least
+  TC_TRACE_EV_TIME = 1,     /* tc_cycles() in full: a0 high, a1 low (at enable and disable, at least
                                every 2^30 cycles while the tick runs, and after idle jumps) */
   TC_TRACE_EV_SWITCH,       /* ctx switched out: a0 the context switched to (0 idle),
                                a1 ctx's state (its tc_thread state: 0 still ready), a2 the

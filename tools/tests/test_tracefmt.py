@@ -165,7 +165,8 @@ GOOD = encode(sample_events(10), OBJECTS).data
         (32, "I", 0, "at least one event"),
         (36, "I", 90, "registry"),
         (40, "I", 999, "next slot"),
-        (44, "I", 3, "recorded"),
+        (44, "I", 0, "laps"),
+        (48, "I", 5, "dropped"),
     ],
 )
 def test_bad_header_names_offset(offset: int, fmt: str, value: int, expected: str) -> None:
