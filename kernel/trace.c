@@ -357,13 +357,15 @@ const void *tc_trace_buffer(size_t *size)
   return h;
 }
 
-#else /* !TC_TRACE: the API is there, and says that nothing can be recorded. */
+#else /* !TC_TRACE: the API is there, checks its arguments as the real one does, and says that
+       * nothing can be recorded. */
 
 tc_status tc_trace_enable(void *buf, size_t size, unsigned mode)
 {
-  (void)buf;
   (void)size;
-  (void)mode;
+  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  TC_ARG_CHECK(buf != NULL, TC_INVALID);
+  TC_ARG_CHECK((mode & ~(TC_TRACE_STOP | TC_TRACE_TICKS)) == 0u, TC_INVALID);
   return TC_STATE_ERROR;
 }
 
@@ -371,9 +373,9 @@ tc_status tc_trace_disable(void) { return TC_STATE_ERROR; }
 
 tc_status tc_trace_user(uint16_t id, uint32_t a, uint32_t b)
 {
-  (void)id;
   (void)a;
   (void)b;
+  TC_ARG_CHECK(id >= TC_TRACE_USER_FIRST, TC_INVALID);
   return TC_STATE_ERROR;
 }
 
