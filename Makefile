@@ -2,7 +2,8 @@
 #
 #   make deps    install what is missing, and only that: Debian packages (apt-get, as root)
 #                and the Python virtual environment .venv holding the tacet tool (tools/)
-#   make demo    run the demonstration: tacet run --target T $(DEMO_APP), T in $(DEMO_TARGETS)
+#   make demo    run the demonstration: tacet run --target T --trace ... $(DEMO_APP), T in
+#                $(DEMO_TARGETS), then its trace as build/demo/T/report.html and trace.json
 #   make test    kernel tests (ctest) in every build of TEST_BUILDS (sanitizers and short
 #                seeded runs of the fuzz harnesses included), kernel/ coverage (with random
 #                scenarios against the model), the static analysis (make lint), then the Python
@@ -138,12 +139,20 @@ $(VENV_STAMP): tools/pyproject.toml tools/constraints.txt | system-deps
 	  -c tools/constraints.txt -e './tools[dev]'
 	@touch $@
 
+# Each run, then the same run traced (TC_TRACE=1 in build/<target>-trace): the dump of the
+# program's last kernel run, its Perfetto JSON and its HTML report land in build/demo/<target>/.
 demo: deps
 	@for target in $(DEMO_TARGETS); do \
+	  out=build/demo/$$target; mkdir -p $$out; \
 	  echo "== tacet run --target $$target $(DEMO_APP)"; \
 	  $(VENV)/bin/tacet run --target $$target $(DEMO_APP); \
+	  echo "== the same traced (its figures include the trace's cost): $$out/"; \
+	  $(VENV)/bin/tacet run --target $$target --trace $$out/run.tctrace $(DEMO_APP) >/dev/null; \
+	  $(VENV)/bin/tacet trace $$out/run.tctrace --perfetto $$out/trace.json --html $$out/report.html; \
 	  echo; \
-	done
+	done; \
+	echo "Open build/demo/<target>/report.html in a browser, or load build/demo/<target>/trace.json"; \
+	echo "at https://ui.perfetto.dev (Open trace file): $(DEMO_TARGETS:%=build/demo/%/)"
 
 # Every step runs even if an earlier one failed; the goal fails if any did.
 test: deps
