@@ -4,7 +4,7 @@ Host programs are replaced by small shell scripts on an otherwise empty PATH.
 """
 
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -249,7 +249,9 @@ def test_run_timeout(
     fake_program(in_tree, monkeypatch, "exit 0")
     seen: list[float | None] = []
 
-    def never_finishes(command: Sequence[str], timeout: float | None) -> int:
+    def never_finishes(
+        command: Sequence[str], timeout: float | None, env: Mapping[str, str] | None = None
+    ) -> int:
         seen.append(timeout)
         raise subprocess.TimeoutExpired(list(command), timeout or 0)
 
