@@ -282,7 +282,9 @@ def test_qemu_run_command_and_default_timeout(
     pretend_built(monkeypatch, {"hello": elf})
     calls: list[tuple[list[str], float | None]] = []
 
-    def semihosting_exit(command: Sequence[str], timeout: float | None) -> int:
+    def semihosting_exit(
+        command: Sequence[str], timeout: float | None, env: Mapping[str, str] | None = None
+    ) -> int:
         calls.append((list(command), timeout))
         return 3
 
