@@ -126,9 +126,11 @@ typedef struct {
 
 #if TC_TRACE
   /* The event trace (trace.c): the header of the buffer recorded into, NULL when not
-   * recording (the one test of a trace point); the last buffer enabled, recording or not;
+   * recording (the one test of a trace point); its event slots; the last buffer enabled,
+   * recording or not;
    * registry entries taken; the clock's low word at the last TIME event. */
   tc_trace_header *trace;
+  tc_trace_event *trace_events; /* its first event slot */
   tc_trace_header *trace_header;
   uint32_t trace_objects;
   uint32_t trace_mark;
@@ -398,13 +400,28 @@ bool tc__hisr_created(const struct tc_hisr *h);
  * byte for byte. With it compiled in and no trace running, a point is one load and one branch
  * (tc__k.trace); its arguments are evaluated only when it records. */
 #if TC_TRACE
+void tc__trace_put(uint32_t id, uintptr_t a0, uintptr_t a1, uintptr_t a2, uintptr_t a3);
+void tc__trace_put3(uint32_t id, uintptr_t a0, uintptr_t a1, uintptr_t a2);
 void tc__trace_record(uint32_t id, uintptr_t a0, uintptr_t a1, uintptr_t a2, uintptr_t a3);
 void tc__trace_object(unsigned type, const void *object, const char *name, unsigned extra);
 void tc__trace_forget(const void *object);
 void tc__trace_time(uint64_t now);
 void tc__trace_switch(tc_thread *from, tc_thread *to);
 void tc__trace_tick(void);
-#define TC_TRACE_EVENT(id, a0, a1, a2, a3)                                                    \
+/* A kernel event, with the kernel lock held (every trace point inside the kernel). An event
+ * whose fourth argument is a constant 0 takes the three-argument entry (no argument on the
+ * stack). */
+#define TC_TRACE_EVENT(id, a0, a1, a2, a3)                                                        \
+  do {                                                                                            \
+    if (tc__k.trace != NULL) {                                                                    \
+      if (__builtin_constant_p(a3) && (uintptr_t)(a3) == 0u)                                      \
+        tc__trace_put3((id), (uintptr_t)(a0), (uintptr_t)(a1), (uintptr_t)(a2));                  \
+      else                                                                                        \
+        tc__trace_put((id), (uintptr_t)(a0), (uintptr_t)(a1), (uintptr_t)(a2), (uintptr_t)(a3)); \
+    }                                                                                             \
+  } while (0)
+/* The same from outside the lock (a service's wrapper). */
+#define TC_TRACE_CALL(id, a0, a1, a2, a3)                                                      \
   do {                                                                                        \
     if (tc__k.trace != NULL)                                                                  \
       tc__trace_record((id), (uintptr_t)(a0), (uintptr_t)(a1), (uintptr_t)(a2), (uintptr_t)(a3)); \
@@ -416,14 +433,15 @@ void tc__trace_tick(void);
 /* A public service `name` recorded when it returns: the body is `TC_BODY(name)`, and this
  * wrapper, expanded before it, calls it and records event `ev` with x0 .. x2 (evaluated after
  * the call, so they may read what it handed back) and the status; `after` runs on TC_OK
- * (a delete takes the object out of the registry). */
+ * (a delete takes the object out of the registry). The body is inlined into the wrapper, so
+ * that with the trace off a service pays its one test and nothing else. */
 #define TC_BODY(name) name##__body
 #define TC_TRACED(name, params, args, ev, x0, x1, x2, after)  \
-  static tc_status name##__body params;                       \
+  static inline __attribute__((always_inline)) tc_status name##__body params; \
   tc_status name params                                       \
   {                                                           \
     tc_status st_ = name##__body args;                        \
-    TC_TRACE_EVENT((ev), (x0), (x1), (x2), st_);              \
+    TC_TRACE_CALL((ev), (x0), (x1), (x2), st_);               \
     if (st_ == TC_OK) after;                                  \
     return st_;                                               \
   }

@@ -274,11 +274,11 @@ static void __attribute__((noinline)) yield_general(tc_thread *r, unsigned s)
 }
 
 #if TC_TRACE
-static void tc_thread_yield__body(void);
+static inline __attribute__((always_inline)) void tc_thread_yield__body(void);
 void tc_thread_yield(void)
 {
   tc_thread_yield__body();
-  TC_TRACE_EVENT(TC_TRACE_SVC_THREAD_YIELD, 0, 0, 0, TC_OK);
+  TC_TRACE_CALL(TC_TRACE_SVC_THREAD_YIELD, 0, 0, 0, TC_OK);
 }
 #endif
 

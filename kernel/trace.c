@@ -2,7 +2,7 @@
  * The event trace (TC_TRACE=1; include/tacet/trace.h, docs/trace.md): the buffer, its object
  * registry and the one function every trace point calls.
  *
- * The buffer's header is the recorder's state: `next`, `recorded` and the flags live there,
+ * The buffer's header is the recorder's state: `next`, `laps` and the flags live there,
  * not in a copy, so that the buffer in memory is a complete dump at every moment (a debugger
  * may read it, a port writes it out at the end). tc__k.trace points at the header while
  * recording and is NULL otherwise, which is the one load and one branch a trace point costs
@@ -46,44 +46,67 @@ static inline tc_trace_object *objects(tc_trace_header *h)
   return (tc_trace_object *)(void *)((char *)h + h->header_size);
 }
 
+/* One event, with the kernel lock held. This is the path whose length the trace's cost is
+ * (bench/trace_cost): a handful of loads, the event's eight words stored, the slot advanced. */
+static inline __attribute__((always_inline)) void put(uint32_t id, uintptr_t a0, uintptr_t a1,
+                                                      uintptr_t a2, uintptr_t a3)
+{
+  tc_trace_header *h = tc__k.trace;
+  uint32_t i = h->next, n = h->events;
+  if (i == n) {
+    h->lost++; /* TC_TRACE_STOP and full: a ring never leaves `next` at the end */
+    return;
+  }
+  tc_trace_event *e = tc__k.trace_events + i;
+  tc_thread *c = tc__k.current;
+  e->id = (uint16_t)id;
+  e->irq = (uint8_t)TC_PORT_IRQ_NUMBER();
+  e->time = (uint32_t)~TC_PORT_CYCLES32_DOWN();
+  uint32_t pt = 0xFFFFFFFFu;
+  if (c != NULL) memcpy(&pt, &c->priority, sizeof pt); /* priority, threshold: adjacent */
+  memcpy(&e->priority, &pt, sizeof pt);
+  e->ctx = (uintptr_t)c;
+  e->arg[0] = a0;
+  e->arg[1] = a1;
+  e->arg[2] = a2;
+  e->arg[3] = a3;
+  if (++i == n) {
+    if (h->flags & TC_TRACE_F_STOP) {
+      h->flags = (uint8_t)((h->flags | TC_TRACE_F_FULL) & ~TC_TRACE_F_ON);
+    } else {
+      i = 0;
+      h->laps++;
+      h->flags |= TC_TRACE_F_WRAPPED;
+    }
+  }
+  h->next = i;
+}
+
+void tc__trace_put(uint32_t id, uintptr_t a0, uintptr_t a1, uintptr_t a2, uintptr_t a3)
+{
+  put(id, a0, a1, a2, a3);
+}
+
+/* The same for the events with three arguments: all four in registers, none on the stack. */
+void tc__trace_put3(uint32_t id, uintptr_t a0, uintptr_t a1, uintptr_t a2)
+{
+  put(id, a0, a1, a2, 0);
+}
+
+/* One event from outside the kernel lock (a service returning, tc_trace_user). */
 void tc__trace_record(uint32_t id, uintptr_t a0, uintptr_t a1, uintptr_t a2, uintptr_t a3)
 {
   unsigned s = tc__lock();
-  tc_trace_header *h = tc__k.trace;
   /* Tested again with the lock held: an interrupt between the caller's test and the lock
    * may have stopped the trace. */
-  if (h != NULL) {
-    uint32_t i = h->next;
-    h->recorded++;
-    if (i == h->events) {
-      h->lost++; /* TC_TRACE_STOP and full: a ring never leaves `next` at the end */
-    } else {
-      tc_trace_event *e = (tc_trace_event *)(void *)((char *)h + h->events_offset) + i;
-      tc_thread *c = tc__k.current;
-      e->time = (uint32_t)~TC_PORT_CYCLES32_DOWN();
-      /* id, irq and the reserved byte in one store. */
-      uint32_t w = id | (uint32_t)(uint8_t)TC_PORT_IRQ_NUMBER() << 16;
-      memcpy(&e->id, &w, sizeof w);
-      uint32_t pt = 0xFFFFFFFFu;
-      if (c != NULL) memcpy(&pt, &c->priority, sizeof pt); /* priority, threshold: adjacent */
-      memcpy(&e->priority, &pt, sizeof pt);
-      e->ctx = (uintptr_t)c;
-      e->arg[0] = a0;
-      e->arg[1] = a1;
-      e->arg[2] = a2;
-      e->arg[3] = a3;
-      if (++i == h->events) {
-        if (h->flags & TC_TRACE_F_STOP) {
-          h->flags = (uint8_t)((h->flags | TC_TRACE_F_FULL) & ~TC_TRACE_F_ON);
-        } else {
-          i = 0;
-          h->flags |= TC_TRACE_F_WRAPPED;
-        }
-      }
-      h->next = i;
-    }
-  }
+  if (tc__k.trace != NULL) put(id, a0, a1, a2, a3);
   tc__unlock(s);
+}
+
+/* Events recorded since the trace was enabled (modulo 2^32), the lost ones included. */
+static uint32_t recorded(const tc_trace_header *h)
+{
+  return h->laps * h->events + h->next + h->lost;
 }
 
 /* ---- the registry ----------------------------------------------------------------------- */
@@ -110,7 +133,7 @@ void tc__trace_object(unsigned type, const void *object, const char *name, unsig
     o->address = (uintptr_t)object;
     o->type = (uint8_t)type;
     o->extra = (uint16_t)extra;
-    o->created = h->recorded;
+    o->created = recorded(h);
     if (name != NULL) copy_name(o->name, sizeof o->name, name);
   }
   tc__unlock(s);
@@ -183,18 +206,43 @@ void tc__trace_time(uint64_t now)
   tc_trace_header *h = tc__k.trace;
   uint32_t slot = h->next;
   tc__k.trace_mark = (uint32_t)now;
-  tc__trace_record(TC_TRACE_EV_TIME, (uintptr_t)(uint32_t)(now >> 32), (uintptr_t)(uint32_t)now, 0, 0);
+  put(TC_TRACE_EV_TIME, (uintptr_t)(uint32_t)(now >> 32), (uintptr_t)(uint32_t)now, 0, 0);
   /* Stamped with `now` itself, which may lie ahead of the clock (an idle gap about to be
    * crossed): the TIME event's own time is always the low word of its a0:a1. */
-  if (slot != h->events) ((tc_trace_event *)(void *)((char *)h + h->events_offset))[slot].time = (uint32_t)now;
+  if (slot != h->events) tc__k.trace_events[slot].time = (uint32_t)now;
   tc__unlock(s);
 }
 
 /* ---- kernel events recorded out of line ------------------------------------------------- */
 
+/* The stack high water of `t` as the trace follows it: from the last one reported downwards
+ * while the words are no longer the paint, across gaps of up to three painted words (locals
+ * a frame never wrote), so that the cost is the growth, not the stack. A deeper use beyond a
+ * larger untouched gap shows later, or in tc_thread_info(), which scans the whole stack.
+ * Sets the mark the switch compares: the word below the new high water (NULL: none left). */
+static TC_NO_ASAN __attribute__((noinline)) void stack_grew(tc_thread *t)
+{
+  const uint8_t *top = t->stack_base + t->stack_size;
+  uint32_t used = t->trace_stack_used, gap = 0;
+  while (used + gap + 4u <= t->stack_size) {
+    uint32_t w;
+    memcpy(&w, top - used - gap - 4u, sizeof w);
+    if (w != TC__PATTERN_WORD) {
+      used += gap + 4u;
+      gap = 0;
+    } else if ((gap += 4u) == 16u) {
+      break;
+    }
+  }
+  t->trace_stack_used = used;
+  /* The stack need not be word-aligned (memcpy above); the mark is compared as a word only
+   * where it is aligned, else the scan runs at every switch. */
+  t->trace_stack_mark = used + 4u <= t->stack_size ? (const uint32_t *)(const void *)(top - used - 4u) : NULL;
+  put(TC_TRACE_EV_STACK, (uintptr_t)t, used, t->stack_size, 0);
+}
+
 /* A switch from `from` to `to` (tc__commit_state), and the stack high water of `from` when
- * it has grown: only the word below the last reported mark is compared here, and a scan runs
- * only when that word has changed, so a thread whose stack stays put costs one load. */
+ * it has grown: one word compared per switch. */
 TC_NO_ASAN void tc__trace_switch(tc_thread *from, tc_thread *to)
 {
   uintptr_t state = 0, object = 0;
@@ -202,23 +250,13 @@ TC_NO_ASAN void tc__trace_switch(tc_thread *from, tc_thread *to)
     state = from->state;
     if (from->wait_q != NULL) object = (uintptr_t)from->wait_q->trace_object;
 #if TC_STACK_CHECK
-    uint32_t used = from->trace_stack_used;
-    if (used + 4u <= from->stack_size) {
-      uint32_t w;
-      memcpy(&w, from->stack_base + from->stack_size - used - 4u, sizeof w);
-      if (w != TC__PATTERN_WORD) {
-        size_t hw = tc__stack_high_water(from);
-        if (hw > used) {
-          from->trace_stack_used = (uint32_t)hw;
-          tc__trace_record(TC_TRACE_EV_STACK, (uintptr_t)from, hw, from->stack_size, 0);
-        }
-      }
-    }
+    const uint32_t *m = from->trace_stack_mark;
+    if (m == NULL ? from->trace_stack_used == 0 : *m != TC__PATTERN_WORD) stack_grew(from);
 #endif
   }
   uint32_t pt = 0xFFFFFFFFu;
   if (to != NULL) memcpy(&pt, &to->priority, sizeof pt);
-  tc__trace_record(TC_TRACE_EV_SWITCH, (uintptr_t)to, state, object, pt);
+  put(TC_TRACE_EV_SWITCH, (uintptr_t)to, state, object, pt);
 }
 
 /* From the tick, tracing on: the tick itself when asked for, and a TIME event whenever 2^30
@@ -226,7 +264,7 @@ TC_NO_ASAN void tc__trace_switch(tc_thread *from, tc_thread *to)
 void tc__trace_tick(void)
 {
   tc_trace_header *h = tc__k.trace;
-  if (h->flags & TC_TRACE_F_TICKS) tc__trace_record(TC_TRACE_EV_TICK, tc__k.tick, 0, 0, 0);
+  if (h->flags & TC_TRACE_F_TICKS) put(TC_TRACE_EV_TICK, tc__k.tick, 0, 0, 0);
   uint32_t now = (uint32_t)~TC_PORT_CYCLES32_DOWN();
   if (now - tc__k.trace_mark >= 0x40000000u) tc__trace_time(TC_PORT_CYCLES());
 }
@@ -275,11 +313,12 @@ tc_status tc_trace_enable(void *buf, size_t size, unsigned mode)
   copy_name(h->port, sizeof h->port, TC_PORT_NAME);
   copy_name(h->cpu, sizeof h->cpu, TC_PORT_CPU_NAME);
   tc__k.trace_header = h;
+  tc__k.trace_events = (tc_trace_event *)(void *)((char *)h + events_offset);
   tc__k.trace_objects = 0;
   tc__k.trace = h;
   register_existing();
   tc__trace_time(now);
-  tc__trace_record(TC_TRACE_EV_ENABLE, mode, 0, 0, 0);
+  put(TC_TRACE_EV_ENABLE, mode, 0, 0, 0);
   tc__unlock(s);
   return TC_OK;
 }
@@ -288,6 +327,9 @@ tc_status tc_trace_disable(void)
 {
   unsigned s = tc__lock();
   tc_trace_header *h = tc__k.trace;
+  /* The clock in full as the last event: a ring whose TIME events were all overwritten still
+   * has its times anchored. */
+  if (h != NULL) tc__trace_time(TC_PORT_CYCLES());
   tc__k.trace = NULL;
   if (h != NULL) h->flags &= (uint8_t)~TC_TRACE_F_ON;
   tc__unlock(s);
@@ -315,13 +357,16 @@ const void *tc_trace_buffer(size_t *size)
   return h;
 }
 
-#else /* !TC_TRACE: the API is there, and says that nothing can be recorded. */
+#else /* !TC_TRACE: the API is there, checks its arguments as the real one does, and says that
+       * nothing can be recorded. */
 
+/* cppcheck-suppress constParameter ; the API's signature: the traced build writes into buf */
 tc_status tc_trace_enable(void *buf, size_t size, unsigned mode)
 {
-  (void)buf;
   (void)size;
-  (void)mode;
+  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  TC_ARG_CHECK(buf != NULL, TC_INVALID);
+  TC_ARG_CHECK((mode & ~(TC_TRACE_STOP | TC_TRACE_TICKS)) == 0u, TC_INVALID);
   return TC_STATE_ERROR;
 }
 
@@ -329,9 +374,9 @@ tc_status tc_trace_disable(void) { return TC_STATE_ERROR; }
 
 tc_status tc_trace_user(uint16_t id, uint32_t a, uint32_t b)
 {
-  (void)id;
   (void)a;
   (void)b;
+  TC_ARG_CHECK(id >= TC_TRACE_USER_FIRST, TC_INVALID);
   return TC_STATE_ERROR;
 }
 

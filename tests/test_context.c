@@ -92,6 +92,13 @@ static tc_status hisr_create(void) { return tc_hisr_create(&fx.hisr_new, "new", 
 static tc_status hisr_delete(void) { return tc_hisr_delete(&fx.hisr_del); }
 static tc_status hisr_activate(void) { return tc_hisr_activate(&fx.hisr); }
 static tc_status hisr_info(void) { tc_hisr_info_t i; return tc_hisr_info(&fx.hisr, &i); }
+/* The trace: enabled on a buffer of its own (a refused enable leaves the fixture as it was);
+ * disabling and user events find no trace running. */
+static uint64_t trace_buf[512];
+static tc_status trace_enable(void) { return tc_trace_enable(trace_buf, sizeof trace_buf, TC_TRACE_WRAP); }
+static tc_status trace_disable(void) { return tc_trace_disable(); }
+static tc_status trace_user(void) { return tc_trace_user(TC_TRACE_USER_FIRST, 0, 0); }
+
 static tc_status signal_handler_set(void) { return tc_signal_handler_set(&fx.victim, fx_nop_handler); }
 static tc_status signal_send(void) { return tc_signal_send(&fx.victim, 1); }
 static tc_status signal_abort_wait(void) { return tc_signal_abort_wait(); }
@@ -182,6 +189,13 @@ static const row rows[] = {
     ROW("tc_thread_post(timeout)", thread_post_wait, "y-----", TC_OK),
     ROW("tc_thread_receive(TC_NO_WAIT)", thread_receive_now, "y----y", TC_NO_INSTANCE),
     ROW("tc_thread_receive(timeout)", thread_receive_wait, "y-----", TC_TIMEOUT),
+#if TC_TRACE
+    ROW("tc_trace_enable", trace_enable, "yy-yyy", TC_OK),
+#else
+    ROW("tc_trace_enable", trace_enable, "yy-yyy", TC_STATE_ERROR), /* the trace compiled out */
+#endif
+    ROW("tc_trace_disable", trace_disable, "yyyyyy", TC_STATE_ERROR),
+    ROW("tc_trace_user", trace_user, "yyyyyy", TC_STATE_ERROR),
 };
 #define ROWS (sizeof rows / sizeof rows[0])
 

@@ -73,7 +73,8 @@ typedef struct tc_thread {
   uint64_t left;                      /* switches away while not ready, or at the end of a run */
   struct tc_thread *last_preempted_by;
 #if TC_TRACE
-  uint32_t trace_stack_used; /* the stack high water the trace last reported (bytes) */
+  uint32_t trace_stack_used;     /* the stack high water the trace last reported (bytes) */
+  const uint32_t *trace_stack_mark; /* the word below it, compared at each switch away */
 #endif
 } tc_thread;
 

@@ -56,10 +56,9 @@ typedef struct {
   uint32_t events;         /* event slots */
   uint32_t events_offset;  /* from the start of the buffer to the first event slot */
   uint32_t next;           /* the slot the next event goes to; the newest is the one before */
-  uint32_t recorded;       /* events recorded since tc_trace_enable() (modulo 2^32), the
-                              lost ones included */
-  uint32_t lost;           /* events dropped when full (TC_TRACE_STOP); a wrapped ring has
-                              overwritten recorded - events */
+  uint32_t laps;           /* times the ring wrapped: laps * events + next events were
+                              recorded (modulo 2^32), the first laps * events of them lost */
+  uint32_t lost;           /* events dropped when full (TC_TRACE_STOP) */
   uint32_t objects_lost;   /* objects created with no registry entry free (not named) */
   uint32_t start_hi, start_lo; /* tc_cycles() when tracing was enabled */
   char port[12];           /* TC_PORT_NAME: "sim", "cortex-m" */
@@ -86,7 +85,8 @@ typedef struct {
   uint8_t type;       /* TC_TRACE_OBJ_* (FREE: unused entry) */
   uint8_t deleted;    /* 1 once deleted: the address may then name a later object */
   uint16_t extra;     /* thread: priority at creation | HISR: its priority; else 0 */
-  uint32_t created;   /* `recorded` when it was registered: events before it are older */
+  uint32_t created;   /* events recorded before it was registered: older events are of an
+                         older object at that address */
   char name[TC_TRACE_NAME];
 } tc_trace_object;
 
@@ -106,7 +106,7 @@ typedef struct {
 
 /* Kernel event ids. The arguments of each are in docs/trace.md ("Events"). */
 enum {
-  TC_TRACE_EV_TIME = 1,     /* tc_cycles() in full: a0 high, a1 low (at enable, then at least
+  TC_TRACE_EV_TIME = 1,     /* tc_cycles() in full: a0 high, a1 low (at enable and disable, at least
                                every 2^30 cycles while the tick runs, and after idle jumps) */
   TC_TRACE_EV_SWITCH,       /* ctx switched out: a0 the context switched to (0 idle),
                                a1 ctx's state (its tc_thread state: 0 still ready), a2 the

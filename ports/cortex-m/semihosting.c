@@ -119,10 +119,11 @@ void tc__cm_trace_init(void)
 
 static void trace_write(void)
 {
+  if (trace_path == NULL) return;
+  (void)tc_trace_disable(); /* first: it records the last TIME event */
   size_t n;
   const void *buf = tc_trace_buffer(&n);
-  if (trace_path == NULL || buf == NULL) return;
-  (void)tc_trace_disable();
+  if (buf == NULL) return;
   int h = open_host(trace_path, MODE_W | MODE_BINARY);
   bool ok = h >= 0 && transfer(SYS_WRITE, h, buf, n) == (int)n;
   if (h >= 0) (void)semihost(SYS_CLOSE, &h);

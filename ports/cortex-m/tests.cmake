@@ -36,6 +36,13 @@ function(tacet_add_test exe)
   set_tests_properties(${exe} PROPERTIES TIMEOUT 600)
 endfunction()
 
+# The event trace compiled in: its own test (the sim port runs every test so built).
+tacet_kernel_library(tacet_kernel_trace DEFINITIONS TC_TRACE=1)
+add_executable(test_trace.trace test_trace.c ${harness})
+target_link_libraries(test_trace.trace PRIVATE tacet_kernel_trace)
+target_compile_options(test_trace.trace PRIVATE ${TACET_WARNINGS} -Wno-missing-prototypes)
+tacet_add_test(test_trace.trace)
+
 # The spinning idle (TC_CM_IDLE_WFI=0), whose idle time is exact under -icount: the
 # port's own test, which checks that ten ticks are ten SysTick periods.
 tacet_kernel_library(tacet_kernel_spin DEFINITIONS TC_CM_IDLE_WFI=0)

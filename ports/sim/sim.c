@@ -271,10 +271,11 @@ static void trace_start(void)
 static void trace_write(void)
 {
   const char *path = getenv("TACET_TRACE");
+  if (path == NULL) return;
+  (void)tc_trace_disable(); /* first: it records the last TIME event */
   size_t n;
   const void *buf = tc_trace_buffer(&n);
-  if (path == NULL || buf == NULL) return;
-  (void)tc_trace_disable();
+  if (buf == NULL) return;
   FILE *f = fopen(path, "wb");
   bool ok = f != NULL && fwrite(buf, 1, n, f) == n;
   if (f != NULL && fclose(f) != 0) ok = false;

@@ -203,8 +203,8 @@ class Header:
     events: int
     events_offset: int
     next: int
-    recorded: int
-    lost: int
+    laps: int  # times the ring wrapped
+    dropped: int  # stop mode: events not recorded once the buffer was full
     objects_lost: int
     start: int  # tc_cycles() when tracing was enabled
     port: str
@@ -232,15 +232,19 @@ class Header:
 
     @property
     def kept(self) -> int:
-        """Events the dump holds. A ring whose `next` just came back to 0 holds all its slots
-        whether or not the kernel set `wrapped` yet (nothing was overwritten)."""
-        exactly_full = (
-            not self.stop_mode
-            and self.next == 0
-            and self.lost == 0
-            and self.recorded == self.events
-        )
-        return self.events if self.wrapped or exactly_full else self.next
+        """Events the dump holds: every slot once the ring has wrapped (a ring whose `next`
+        came back to 0 for the first time has wrapped without overwriting anything)."""
+        return self.events if self.wrapped else self.next
+
+    @property
+    def recorded(self) -> int:
+        """Events recorded since enabling, lost ones included (modulo 2^32)."""
+        return (self.laps * self.events + self.next + self.dropped) % U32
+
+    @property
+    def lost(self) -> int:
+        """Events recorded and not in the dump: overwritten in a ring, dropped when full."""
+        return (self.recorded - self.kept) % U32
 
     @property
     def first_slot(self) -> int:
@@ -388,8 +392,8 @@ def _header(data: bytes, where: str) -> tuple[_Reader, Header]:
         events,
         events_offset,
         nxt,
-        recorded,
-        lost,
+        laps,
+        dropped,
         objects_lost,
         start_hi,
         start_lo,
@@ -411,8 +415,8 @@ def _header(data: bytes, where: str) -> tuple[_Reader, Header]:
         events=events,
         events_offset=events_offset,
         next=nxt,
-        recorded=recorded,
-        lost=lost,
+        laps=laps,
+        dropped=dropped,
         objects_lost=objects_lost,
         start=(start_hi << 32) | start_lo,
         port=_text(data[64:76]),
@@ -426,7 +430,6 @@ def _check_header(r: _Reader, h: Header) -> None:
     """Raise at the first field that is not what the format allows (in offset order)."""
     want_object, want_event = GEOMETRY.get(h.ptr_size, (0, 0))
     registry_end = h.header_size + h.objects * h.object_size
-    kept = h.kept
     checks = (
         (h.version != VERSION, 4, f"expected format version {VERSION}, found {h.version}"),
         (h.ptr_size not in GEOMETRY, 6, f"expected a pointer size of 4 or 8, found {h.ptr_size}"),
@@ -473,14 +476,15 @@ def _check_header(r: _Reader, h: Header) -> None:
             f"expected the next slot below {h.events}, found {h.next}",
         ),
         (
-            (kept + h.lost) % U32 != h.recorded,
+            (h.laps != 0) != h.wrapped,
             44,
-            f"expected recorded = kept + lost ({kept} + {h.lost}), found {h.recorded}",
+            f"expected laps {'above 0' if h.wrapped else '0'} (the ring "
+            f"{'has' if h.wrapped else 'has not'} wrapped), found {h.laps}",
         ),
         (
-            h.lost and not (h.wrapped or h.full),
+            h.dropped and not h.full,
             48,
-            f"expected no lost events when the flags say neither wrapped nor full, found {h.lost}",
+            f"expected no dropped events when the flags do not say full, found {h.dropped}",
         ),
     )
     for bad, offset, message in checks:
@@ -517,8 +521,8 @@ def _registry(r: _Reader, h: Header) -> list[TraceObject]:
 def _events(r: _Reader, h: Header) -> tuple[list[Event], list[int]]:
     p = h.ptr_size
     fmt = "IHBBHH" + ("I" if p == 4 else "4xQ") + ("4I" if p == 4 else "4Q")
-    r.need(h.events_offset, h.events * h.event_size, f"{h.events} event slots")
     kept = h.kept
+    r.need(h.events_offset, kept * h.event_size, f"{kept} event slots")
     first_slot = h.first_slot % h.events
     first_seq = 0 if h.stop_mode else (h.recorded - kept) % U32
     events: list[Event] = []
@@ -610,13 +614,13 @@ def decode(data: bytes, where: str = "<dump>") -> Trace:
     notes = []
     if h.wrapped and h.lost:
         notes.append(f"the ring wrapped: the oldest {h.lost} events were overwritten")
-    if h.full:
+    if h.full and h.lost:
         notes.append(f"the buffer filled (stop mode): the last {h.lost} events were dropped")
     if not anchored:
         notes.append("no TIME event survived in the ring: times are relative to the first event")
     if h.objects_lost:
         notes.append(f"{h.objects_lost} objects were created with the registry full (no names)")
-    used = h.events_offset + h.events * h.event_size
-    if len(r.data) > used:
-        notes.append(f"{len(r.data) - used} bytes after the last event slot were ignored")
+    used = h.events_offset + h.kept * h.event_size
+    if len(r.data) > used and len(r.data) != h.events_offset + h.events * h.event_size:
+        notes.append(f"{len(r.data) - used} bytes after the last event were ignored")
     return Trace(where, h, objects, events, notes, anchored)

@@ -4,7 +4,7 @@ Host programs are replaced by small shell scripts on an otherwise empty PATH.
 """
 
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -249,7 +249,9 @@ def test_run_timeout(
     fake_program(in_tree, monkeypatch, "exit 0")
     seen: list[float | None] = []
 
-    def never_finishes(command: Sequence[str], timeout: float | None) -> int:
+    def never_finishes(
+        command: Sequence[str], timeout: float | None, env: Mapping[str, str] | None = None
+    ) -> int:
         seen.append(timeout)
         raise subprocess.TimeoutExpired(list(command), timeout or 0)
 
@@ -280,7 +282,9 @@ def test_qemu_run_command_and_default_timeout(
     pretend_built(monkeypatch, {"hello": elf})
     calls: list[tuple[list[str], float | None]] = []
 
-    def semihosting_exit(command: Sequence[str], timeout: float | None) -> int:
+    def semihosting_exit(
+        command: Sequence[str], timeout: float | None, env: Mapping[str, str] | None = None
+    ) -> int:
         calls.append((list(command), timeout))
         return 3
 

@@ -16,7 +16,7 @@ from tacet import tracefmt
 HEADER = {
     "magic": 0, "version": 4, "ptr_size": 6, "flags": 7, "endian": 8, "clock_hz": 12,
     "tick_hz": 16, "header_size": 20, "object_size": 22, "event_size": 24, "priorities": 26,
-    "objects": 28, "events": 32, "events_offset": 36, "next": 40, "recorded": 44, "lost": 48,
+    "objects": 28, "events": 32, "events_offset": 36, "next": 40, "laps": 44, "lost": 48,
     "objects_lost": 52, "start_hi": 56, "start_lo": 60, "port": 64, "cpu": 76,
 }  # fmt: skip
 

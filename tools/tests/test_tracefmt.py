@@ -165,7 +165,8 @@ GOOD = encode(sample_events(10), OBJECTS).data
         (32, "I", 0, "at least one event"),
         (36, "I", 90, "registry"),
         (40, "I", 999, "next slot"),
-        (44, "I", 3, "recorded"),
+        (44, "I", 0, "laps"),
+        (48, "I", 5, "dropped"),
     ],
 )
 def test_bad_header_names_offset(offset: int, fmt: str, value: int, expected: str) -> None:
@@ -335,14 +336,15 @@ def test_fuzz_random_bytes_seeded() -> None:
         decode_cleanly(bytes(base[: rng.randrange(len(base) + 1)]))
 
 
-def test_ring_exactly_full_with_or_without_wrapped_flag() -> None:
+def test_ring_exactly_full() -> None:
     events = [SynthEvent(10 + i, EV["SWITCH"]) for i in range(7)]
-    encoded = encode(events, slots=8)  # 8 with the TIME event: next is back at 0
+    encoded = encode(events, slots=8)  # 8 with the TIME event: next is back at 0, one lap
     trace = decode(encoded.data)
-    assert trace.header.wrapped and trace.notes == []
+    assert trace.header.wrapped and trace.header.laps == 1 and trace.notes == []
     check_round_trip(encoded, trace)
-    unflagged = header_field(encoded.data, 7, "B", 0)
-    check_round_trip(encoded, decode(unflagged))
+    # The kernel sets the flag and counts the lap together: one without the other is corrupt.
+    with pytest.raises(TraceFormatError, match="offset 44: expected laps 0"):
+        decode(header_field(encoded.data, 7, "B", 0))
 
 
 def test_gap_before_events_and_unnamed_objects() -> None:

@@ -124,7 +124,7 @@ def encode(
         nxt = len(recorded) % n_slots if wrapped else len(recorded)
         first_seq = lost
     flags = (F_STOP if stop else 0) | (F_WRAPPED if wrapped else 0)
-    flags |= F_FULL if stop and lost else 0
+    flags |= F_FULL if stop and len(recorded) >= n_slots else 0
     flags |= 0x04 if recording else 0
 
     events_offset = HEADER_SIZE + n_objects * object_size + gap
@@ -145,8 +145,8 @@ def encode(
         n_slots,
         events_offset,
         nxt,
-        len(recorded) % U32,
-        lost,
+        0 if stop else (len(recorded) // n_slots) % U32,  # laps
+        lost if stop else 0,  # dropped when full
         max(0, len(objects) - n_objects),
         start >> 32,
         start % U32,
