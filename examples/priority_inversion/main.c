@@ -72,7 +72,7 @@ int main(int argc, char **argv)
   printf("\nWhat else the kernel and the threads counted\n");
   printf("%-32s %10s %14s %8s %8s %9s %12s\n", "", "Contended", "Max wake-put", "Medium", "Low", "Switches",
          "Preemptions");
-  printf("%-32s %10s %14s %8s %8s %9s %12s\n", "", "gets", "(ticks)", "jobs", "sections", "", "");
+  printf("%-32s %10s %14s %8s %8s\n", "", "gets", "(ticks)", "jobs", "sections");
   for (int k = 0; k < PI_RUNS; k++) {
     if (runs != 0 && !wanted[k]) continue;
     printf("%-32s %10" PRIu32 " %14" PRIu64 " %8" PRIu32 " %8" PRIu32 " %9" PRIu64 " %12" PRIu64 "\n", pi_run_names[k],

@@ -11,7 +11,6 @@ about a second each).
 
 import re
 import shutil
-import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -32,21 +31,6 @@ TARGETS = [
     pytest.param("sim", marks=needs_cmake),
     pytest.param("qemu-m3", marks=needs_qemu_m3),
 ]
-
-
-def full_length(data: bytes) -> bytes:
-    """The dump with its unused event slots put back as zeros.
-
-    docs/trace.md lets a dump end after the last slot holding an event, and both ports write
-    it so (tc_trace_buffer); tacet.tracefmt as of i11-host 2f22438 wants every slot and calls
-    the shorter dump truncated. The slots past `next` are never read (without a wrap the
-    events are slots 0 .. next-1), so zeros change nothing. Drop this once the decoder reads
-    the short dump: test_decoder_reads_the_dump_as_the_kernel_writes_it says when.
-    """
-    order = "<" if data[8:12] == struct.pack("<I", 0x01020304) else ">"
-    event_size = struct.unpack_from(order + "H", data, 24)[0]
-    events, events_offset = struct.unpack_from(order + "II", data, 32)
-    return data + bytes(max(0, events_offset + events * event_size - len(data)))
 
 
 def run_traced(target: str, build_dir: Path, run: str, dump: Path) -> str:
@@ -90,7 +74,7 @@ def traced(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
 
 def analysed(traced: dict, run: str) -> tuple[dict, dict[str, int], dict[str, str]]:
     stdout, dump = traced["runs"][run]
-    trace = tracefmt.decode(full_length(dump.read_bytes()), str(dump))
+    trace = tracefmt.decode(dump.read_bytes(), str(dump))
     analysis = trace_analysis.analyze(trace, str(dump))
     names = {c["id"]: c["name"] for c in analysis["contexts"]}
     # The whole run is in the dump: no inversion can hide in a lost stretch.
@@ -122,16 +106,3 @@ def test_threshold_or_inheritance_leaves_no_unbounded_inversion(traced: dict, ru
         # Nobody preempts Low: High never finds the mutex held, so never waits for it.
         assert kernel["contended"] == 0
         assert analysis["inversions"] == []
-
-
-@needs_cmake
-@pytest.mark.xfail(
-    strict=True,
-    raises=tracefmt.TraceFormatError,
-    reason="tacet.tracefmt (i11-host 2f22438) calls a dump that ends after its last used "
-    "event slot truncated; docs/trace.md allows it and both ports write it so",
-)
-def test_decoder_reads_the_dump_as_the_kernel_writes_it(tmp_path: Path) -> None:
-    dump = tmp_path / "both.tctrace"
-    run_traced("sim", tmp_path / "build", "both", dump)
-    tracefmt.decode(dump.read_bytes(), str(dump))
