@@ -3,7 +3,8 @@
 #   make deps    install what is missing, and only that: Debian packages (apt-get, as root)
 #                and the Python virtual environment .venv holding the tacet tool (tools/)
 #   make demo    run the demonstration: tacet run --target T --trace ... $(DEMO_APP), T in
-#                $(DEMO_TARGETS), then its trace as build/demo/T/report.html and trace.json
+#                $(DEMO_TARGETS), then its trace as build/demo/T/report.html and trace.json;
+#                then tacet run --target T A for each A in $(DEMO_MORE_APPS)
 #   make test    kernel tests (ctest) in every build of TEST_BUILDS (sanitizers and short
 #                seeded runs of the fuzz harnesses included), kernel/ coverage (with random
 #                scenarios against the model), the static analysis (make lint), then the Python
@@ -33,6 +34,8 @@ VENV_STAMP := $(VENV)/.tacet-installed
 # Seed 002's experiment on the sim port (virtual cycles) and on a Cortex-M3 (QEMU instructions).
 DEMO_TARGETS ?= sim qemu-m3
 DEMO_APP ?= examples/producer_consumer
+# Run after it on the same targets, untraced: seed 002's mutex experiment.
+DEMO_MORE_APPS ?= examples/priority_inversion
 
 # Builds whose kernel tests `make test` runs, in this order: build/<name>, configured with
 # TEST_FLAGS_<name>. A port adds its own, e.g. (tests run under QEMU through ctest):
@@ -150,6 +153,13 @@ demo: deps
 	  $(VENV)/bin/tacet run --target $$target --trace $$out/run.tctrace $(DEMO_APP) >/dev/null; \
 	  $(VENV)/bin/tacet trace $$out/run.tctrace --perfetto $$out/trace.json --html $$out/report.html; \
 	  echo; \
+	done; \
+	for app in $(DEMO_MORE_APPS); do \
+	  for target in $(DEMO_TARGETS); do \
+	    echo "== tacet run --target $$target $$app"; \
+	    $(VENV)/bin/tacet run --target $$target $$app; \
+	    echo; \
+	  done; \
 	done; \
 	echo "Open build/demo/<target>/report.html in a browser, or load build/demo/<target>/trace.json"; \
 	echo "at https://ui.perfetto.dev (Open trace file): $(DEMO_TARGETS:%=build/demo/%/)"

@@ -32,8 +32,27 @@ def make_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    """Parse the command line. A subcommand that runs a program (its parser's defaults hold
+    ``program_args``) takes everything after the first ``--`` as that program's arguments;
+    for the others ``--`` keeps its usual meaning (the end of the options)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = make_parser()
+    # The subcommand is the first word that is not an option (the top-level options take no
+    # value).
+    command = next((a for a in argv if not a.startswith("-")), None)
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    sub = subparsers.choices.get(command) if command is not None else None
+    if sub is not None and sub.get_default("program_args") is not None and "--" in argv:
+        i = argv.index("--")
+        args = parser.parse_args(argv[:i])
+        args.program_args = argv[i + 1 :]
+        return args
+    return parser.parse_args(argv)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = make_parser().parse_args(argv)
+    args = parse(argv)
     try:
         return args.handler(args)
     except TacetError as error:

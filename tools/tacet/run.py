@@ -20,14 +20,18 @@ from tacet.host import exit_status, require_tool
 from tacet.targets import QEMU
 
 TIMEOUT_STATUS = 124  # as timeout(1)
+CMDLINE_SIZE = 256  # the Cortex-M port's semihosting command line buffer, NUL included
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "run",
         help="build an application and run it on a target",
+        usage="%(prog)s [options] APP [-- ARG...]",
         description="Build APP for the target, run it (directly for sim, under QEMU for the "
-        "qemu-* targets) and exit with the program's exit status.",
+        "qemu-* targets) and exit with the program's exit status. The ARGs after `--` are the "
+        "program's command line (argv[1..]); under QEMU they travel on the semihosting command "
+        "line, so they may not hold spaces or commas.",
     )
     add_target_arguments(parser)
     parser.add_argument("app", metavar="APP", help="application directory, e.g. examples/hello")
@@ -46,7 +50,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "record the run and write the trace buffer to FILE at its end (tacet trace reads it; "
         "docs/trace.md)",
     )
-    parser.set_defaults(handler=handle)
+    # Everything after the first `--` goes to the program (cli.parse splits it off: argparse
+    # cannot tell a program's `--flag` from one of ours when options follow APP).
+    parser.set_defaults(handler=handle, program_args=[])
 
 
 def run_program(
@@ -71,17 +77,36 @@ def traced_setup(setup: Setup, explicit_build_dir: bool) -> Setup:
     return dataclasses.replace(setup, target=target, build_dir=build_dir)
 
 
-def traced_command(command: list[str], program: Path, trace: Path) -> list[str]:
-    """QEMU's command line with the trace's file on the program's command line
-    (semihosting), where the port takes it out before main() sees the rest."""
-    text = str(trace)
-    if any(c in text for c in " \t,"):
+def semihosting_words(what: str, text: str) -> str:
+    """`text` as a word of the semihosting command line (QEMU's `arg=`), which the Cortex-M
+    port splits at spaces and tabs and QEMU's option syntax at commas."""
+    if not text or any(c in text for c in " \t,"):
         raise TacetError(
-            f"--trace {text}: under QEMU the path may not hold spaces or commas "
+            f"{what} {text!r}: under QEMU it may not be empty or hold spaces or commas "
             "(it travels on the semihosting command line)"
         )
-    i = command.index("-semihosting-config") + 1
-    command[i] += f",arg={program.name},arg=--tacet-trace={text}"
+    return text
+
+
+def emulated_command(
+    command: list[str], program: Path, program_args: Sequence[str], trace: Path | None
+) -> list[str]:
+    """QEMU's command line with the program's arguments, and the trace's file when there is
+    one, on the program's command line (semihosting): argv[0] is the program's name, and the
+    port takes `--tacet-trace=FILE` out before main() sees the rest."""
+    words = [program.name]
+    words += [semihosting_words("program argument", a) for a in program_args]
+    if trace is not None:
+        words.append("--tacet-trace=" + semihosting_words("--trace", str(trace)))
+    line = " ".join(words)
+    if len(line) >= CMDLINE_SIZE:
+        raise TacetError(
+            f"the program's command line under QEMU is {len(line)} bytes ({line[:40]}...); the "
+            f"Cortex-M port takes at most {CMDLINE_SIZE - 1} (TC_CM_CMDLINE_SIZE)"
+        )
+    if len(words) > 1:
+        i = command.index("-semihosting-config") + 1
+        command[i] += "".join(f",arg={w}" for w in words)
     return command
 
 
@@ -113,10 +138,11 @@ def handle(args: argparse.Namespace) -> int:
         setup = traced_setup(setup, args.build_dir is not None)
     program = build_app(setup, args.app, output="on-failure")
     command = target.run_command(program)
-    if trace is not None:
-        if target.emulated:
-            command = traced_command(command, program, trace)
-        else:
+    if target.emulated:
+        command = emulated_command(command, program, args.program_args, trace)
+    else:
+        command += args.program_args
+        if trace is not None:
             env = dict(os.environ, TACET_TRACE=str(trace))
     sys.stdout.flush()
     sys.stderr.flush()
