@@ -28,7 +28,9 @@
 #define TC_STATS 1
 #endif
 
-/* Kernel event trace buffer (later issue); 0 compiles every trace point out. */
+/* The event trace (include/tacet/trace.h, docs/trace.md): 1 compiles the trace points in
+ * (tc_trace_enable() starts recording); 0 compiles every one of them out, leaving the kernel
+ * byte for byte what it is without the feature. */
 #ifndef TC_TRACE
 #define TC_TRACE 0
 #endif
