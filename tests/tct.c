@@ -60,10 +60,21 @@ void tct_check_log(const char *file, int line, const char *want)
   tct_log_reset();
 }
 
+#if TC_TRACE
+/* With the trace compiled in (the `trace` configuration) every case runs recording, into a
+ * ring, so that every trace point is taken under the same checks as the kernel itself; a test
+ * of the trace's own API states (test_trace, test_context) opts out with tct_no_trace. */
+extern const bool tct_no_trace __attribute__((weak));
+static uint64_t trace_ring[8192]; /* 64 KB */
+#endif
+
 void tct_begin(void)
 {
   tct_log_reset();
   tc_kernel_init();
+#if TC_TRACE
+  if (&tct_no_trace == NULL || !tct_no_trace) CHECK_EQ(tc_trace_enable(trace_ring, sizeof trace_ring, TC_TRACE_WRAP), TC_OK);
+#endif
 }
 
 int tct_main(const char *suite, const tct_case *cases, size_t n)

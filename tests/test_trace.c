@@ -11,6 +11,10 @@
 
 #include "tct.h"
 
+/* The harness does not start a trace for this test's cases: it checks the trace's API from
+ * the state where nothing records (tct.c, the `trace` configuration). */
+const bool tct_no_trace = true;
+
 static tc_thread th[3];
 static uint64_t buf[4096]; /* 32 KB */
 
