@@ -1,7 +1,6 @@
 """`tacet trace`: the summary, --stats [--json], --perfetto, --html, and clean errors for bad
 command lines and bad files (one line, non-zero status, never a traceback)."""
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -57,14 +56,6 @@ def test_perfetto_file(capsys: pytest.CaptureFixture[str], dump: Path, tmp_path:
     json.loads(out)  # stdout stays pure JSON; the "wrote" line goes to stderr
     assert "wrote" in err and "ui.perfetto.dev" in err
     assert problems(json.loads(out_json.read_text())) == []
-
-
-@pytest.mark.skipif(
-    importlib.util.find_spec("tacet.trace_report") is not None, reason="the report is built"
-)
-def test_html_not_built_yet(capsys: pytest.CaptureFixture[str], dump: Path, tmp_path: Path) -> None:
-    status, _, err = run(capsys, str(dump), "--html", str(tmp_path / "r.html"))
-    assert status == 1 and "--html: not built yet" in err
 
 
 @pytest.mark.parametrize(
