@@ -248,17 +248,48 @@ static void ring_and_registry(void)
   for (unsigned i = 0; i < 9; i++) OK(tc_sem_create(&s[i], "s", 0, 1));
   CHECK_EQ(h->objects_lost, 1);
   CHECK(entry(h, &s[8]) == NULL);
+  OK(tc_sem_delete(&s[5]));
   OK(tc_sem_delete(&s[2]));
   OK(tc_sem_create(&s[9], "again", 0, 1));
+  /* It took the entry of the older of the two deleted objects (s[2] was registered first). */
   CHECK(entry(h, &s[9]) != NULL && strcmp(entry(h, &s[9])->name, "again") == 0);
+  CHECK(entry(h, &s[9]) == &registry(h)[2]);
   CHECK_EQ(h->objects_lost, 1);
+  CHECK(tc_trace_buffer(NULL) == h);
   OK(tc_trace_disable());
   CHECK(!(h->flags & TC_TRACE_F_ON));
+}
+
+/* ---- ticks, a large buffer ------------------------------------------------------------------ */
+
+static void sleeper(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_sleep(3));
+  tct_log("slept");
+}
+
+static uint64_t big[48000]; /* 384 KB: an eighth of it would be more than 1,024 entries */
+
+static void ticks_and_a_large_buffer(void)
+{
+  tct_begin();
+  OK(tc_trace_enable(big, sizeof big, TC_TRACE_WRAP | TC_TRACE_TICKS));
+  const tc_trace_header *h = header();
+  CHECK(h->flags & TC_TRACE_F_TICKS);
+  CHECK_EQ(h->objects, 1024); /* the registry is capped: deletion searches it */
+  OK(tc_thread_create(&th[0], "sleeper", sleeper, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
+  tct_run_kernel();
+  CHECK_LOG("slept");
+  int ticks = 0;
+  for (int i = find(h, TC_TRACE_EV_TICK, 0); i >= 0; i = find(h, TC_TRACE_EV_TICK, i + 1)) ticks++;
+  CHECK(ticks >= 1); /* the tick that ends the sleep (idle ticks that expire nothing are skipped) */
+  OK(tc_trace_disable());
 }
 #endif
 
 TCT_MAIN("trace", TCT_CASE(statuses)
 #if TC_TRACE
-         , TCT_CASE(content), TCT_CASE(ring_and_registry)
+         , TCT_CASE(content), TCT_CASE(ring_and_registry), TCT_CASE(ticks_and_a_large_buffer)
 #endif
 )
