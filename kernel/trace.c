@@ -113,9 +113,14 @@ static uint32_t recorded(const tc_trace_header *h)
 
 void tc__trace_object(unsigned type, const void *object, const char *name, unsigned extra)
 {
-  tc_trace_header *h = tc__k.trace;
-  if (h == NULL) return;
+  if (tc__k.trace == NULL) return;
   unsigned s = tc__lock();
+  /* Read again with the lock held: an interrupt may have stopped the trace in between. */
+  tc_trace_header *h = tc__k.trace;
+  if (h == NULL) {
+    tc__unlock(s);
+    return;
+  }
   tc_trace_object *o = NULL;
   if (tc__k.trace_objects < h->objects) {
     o = &objects(h)[tc__k.trace_objects++];
@@ -141,9 +146,13 @@ void tc__trace_object(unsigned type, const void *object, const char *name, unsig
 
 void tc__trace_forget(const void *object)
 {
-  tc_trace_header *h = tc__k.trace;
-  if (h == NULL) return;
+  if (tc__k.trace == NULL) return;
   unsigned s = tc__lock();
+  tc_trace_header *h = tc__k.trace;
+  if (h == NULL) {
+    tc__unlock(s);
+    return;
+  }
   tc_trace_object *all = objects(h);
   /* The newest entry of that address: older ones name deleted objects. */
   for (uint32_t i = tc__k.trace_objects; i-- > 0;) {
@@ -204,6 +213,10 @@ void tc__trace_time(uint64_t now)
 {
   unsigned s = tc__lock();
   tc_trace_header *h = tc__k.trace;
+  if (h == NULL) { /* stopped by an interrupt since the caller looked */
+    tc__unlock(s);
+    return;
+  }
   uint32_t slot = h->next;
   tc__k.trace_mark = (uint32_t)now;
   put(TC_TRACE_EV_TIME, (uintptr_t)(uint32_t)(now >> 32), (uintptr_t)(uint32_t)now, 0, 0);
