@@ -27,6 +27,7 @@
  */
 #include <stdio.h>
 
+#include "../cm_figures.h"
 #include "tacet/cortex_m.h"
 #include "tacet/tacet.h"
 
@@ -36,13 +37,6 @@ static tc_thread a, b, low, high;
 static tc_sem wake;
 static uint8_t stacks[4][1024] __attribute__((aligned(8)));
 
-/* Instructions (x100, for two decimals) per event over `events` events. */
-static uint32_t per_event_x100(uint64_t cycles, uint32_t events)
-{
-  return (uint32_t)(cycles * 125u / events);
-}
-
-static void print_x100(const char *what, uint32_t v) { printf("%s %lu.%02lu instructions\n", what, (unsigned long)(v / 100), (unsigned long)(v % 100)); }
 
 /* ---- the loop itself -------------------------------------------------------------------- */
 
@@ -192,11 +186,7 @@ static int run(void)
 int main(void)
 {
   int code = run();
-#if defined(__ARM_FP)
-  const char *cpu = "cortex-m4f (mps2-an386)";
-#else
-  const char *cpu = "cortex-m3 (mps2-an385)";
-#endif
+  const char *cpu = CM_FIGURES_CPU;
   printf("cm_switch on %s, QEMU -icount shift=5; kernel TC_PRIORITIES=%u TC_CHECKS=%u TC_STATS=%u "
          "TC_STACK_CHECK=%u TC_IRQ_OFF_MEASURE=%u TC_MPU_STACK_GUARD=%u\n",
          cpu, (unsigned)TC_PRIORITIES, (unsigned)TC_CHECKS, (unsigned)TC_STATS, (unsigned)TC_STACK_CHECK,

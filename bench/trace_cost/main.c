@@ -22,6 +22,7 @@
  */
 #include <stdio.h>
 
+#include "../cm_figures.h"
 #include "tacet/cortex_m.h"
 #include "tacet/tacet.h"
 
@@ -134,21 +135,9 @@ static sample measure(char which, bool on)
   return (sample){cycles, events};
 }
 
-/* x100, for two decimals */
-static uint32_t x100(uint64_t cyc, uint32_t n) { return n != 0 ? (uint32_t)(cyc * 125u / n) : 0; }
-
-static void print_x100(const char *what, uint32_t v)
-{
-  printf("%s %lu.%02lu instructions\n", what, (unsigned long)(v / 100), (unsigned long)(v % 100));
-}
-
 int main(void)
 {
-#if defined(__ARM_FP)
-  const char *cpu = "cortex-m4f (mps2-an386)";
-#else
-  const char *cpu = "cortex-m3 (mps2-an385)";
-#endif
+  const char *cpu = CM_FIGURES_CPU;
   printf("trace_cost on %s, QEMU -icount shift=5; kernel TC_TRACE=%u TC_PRIORITIES=%u TC_CHECKS=%u "
          "TC_STATS=%u TC_STACK_CHECK=%u, event %u bytes\n",
          cpu, (unsigned)TC_TRACE, (unsigned)TC_PRIORITIES, (unsigned)TC_CHECKS, (unsigned)TC_STATS,
@@ -161,11 +150,11 @@ int main(void)
     sample off = measure(which[k], false), on = measure(which[k], true);
     unsigned ops = 2u * ROUNDS; /* switches in (a) and (b), calls in (u) */
     bad |= off.cycles == 0 || on.cycles <= off.cycles || on.events < ops || off.events != 0;
-    uint32_t per = x100(on.cycles - off.cycles, on.events);
+    uint32_t per = per_event_x100(on.cycles - off.cycles, on.events);
     if (per > worst) worst = per;
     printf("  %s: %lu events per %s\n", names[k], (unsigned long)(on.events / ops), k < 2 ? "switch" : "call");
-    print_x100("    trace off, per switch or call:", x100(off.cycles, ops));
-    print_x100("    trace recording, per switch or call:", x100(on.cycles, ops));
+    print_x100("    trace off, per switch or call:", per_event_x100(off.cycles, ops));
+    print_x100("    trace recording, per switch or call:", per_event_x100(on.cycles, ops));
     print_x100("    per recorded event:", per);
   }
   print_x100("  most per recorded event:", worst);
