@@ -81,7 +81,7 @@ static void hisr_entry(void *arg)
     }
     h->pending--;
     h->runs++;
-    TC_TRACE_EVENT(TC_TRACE_EV_HISR_RUN, h, 0, 0, 0);
+    TC_TRACE_EVENT(TC_TRACE_EV_HISR_RUN, h, 0, 0);
     tc__unlock(s);
     h->fn();
     s = tc__lock();

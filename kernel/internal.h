@@ -400,31 +400,32 @@ bool tc__hisr_created(const struct tc_hisr *h);
  * byte for byte. With it compiled in and no trace running, a point is one load and one branch
  * (tc__k.trace); its arguments are evaluated only when it records. */
 #if TC_TRACE
-void tc__trace_put(uint32_t id, uintptr_t a0, uintptr_t a1, uintptr_t a2, uintptr_t a3);
-void tc__trace_put3(uint32_t id, uintptr_t a0, uintptr_t a1, uintptr_t a2);
-void tc__trace_record(uint32_t id, uintptr_t a0, uintptr_t a1, uintptr_t a2, uintptr_t a3);
+void tc__trace_put(uint32_t id, uintptr_t a0, uintptr_t a1, uintptr_t a2);
+void tc__trace_ready(const tc_thread *t, uintptr_t object, uintptr_t status);
+void tc__trace_record(uint32_t id_a3, uintptr_t a0, uintptr_t a1, uintptr_t a2);
 void tc__trace_object(unsigned type, const void *object, const char *name, unsigned extra);
 void tc__trace_forget(const void *object);
 void tc__trace_time(uint64_t now);
 void tc__trace_switch(tc_thread *from, tc_thread *to);
 void tc__trace_tick(void);
-/* A kernel event, with the kernel lock held (every trace point inside the kernel). An event
- * whose fourth argument is a constant 0 takes the three-argument entry (no argument on the
- * stack). */
-#define TC_TRACE_EVENT(id, a0, a1, a2, a3)                                                        \
-  do {                                                                                            \
-    if (tc__k.trace != NULL) {                                                                    \
-      if (__builtin_constant_p(a3) && (uintptr_t)(a3) == 0u)                                      \
-        tc__trace_put3((id), (uintptr_t)(a0), (uintptr_t)(a1), (uintptr_t)(a2));                  \
-      else                                                                                        \
-        tc__trace_put((id), (uintptr_t)(a0), (uintptr_t)(a1), (uintptr_t)(a2), (uintptr_t)(a3)); \
-    }                                                                                             \
+/* A kernel event, with the kernel lock held (every trace point inside the kernel): three
+ * arguments, the fourth 0, all in registers. */
+#define TC_TRACE_EVENT(id, a0, a1, a2)                                                  \
+  do {                                                                                \
+    if (tc__k.trace != NULL) tc__trace_put((id), (uintptr_t)(a0), (uintptr_t)(a1), (uintptr_t)(a2)); \
   } while (0)
-/* The same from outside the lock (a service's wrapper). */
-#define TC_TRACE_CALL(id, a0, a1, a2, a3)                                                      \
-  do {                                                                                        \
-    if (tc__k.trace != NULL)                                                                  \
-      tc__trace_record((id), (uintptr_t)(a0), (uintptr_t)(a1), (uintptr_t)(a2), (uintptr_t)(a3)); \
+/* Thread `t` made ready, its wait over with `status`: the event's fourth argument is its
+ * priority and threshold, read by the recorder. */
+#define TC_TRACE_READY(t, object, status)                                         \
+  do {                                                                          \
+    if (tc__k.trace != NULL) tc__trace_ready((t), (uintptr_t)(object), (uintptr_t)(status)); \
+  } while (0)
+/* The same from outside the lock (a service's wrapper); a3 is a status, below 2^16. */
+#define TC_TRACE_CALL(id, a0, a1, a2, a3)                                                           \
+  do {                                                                                             \
+    if (tc__k.trace != NULL)                                                                       \
+      tc__trace_record((uint32_t)(id) | (uint32_t)(a3) << 16, (uintptr_t)(a0), (uintptr_t)(a1), \
+                       (uintptr_t)(a2));                                                           \
   } while (0)
 /* An object enters the registry (at create, before it can run or be waited on). */
 #define TC_TRACE_OBJECT(type, object, name, extra) tc__trace_object((type), (object), (name), (extra))
@@ -446,8 +447,11 @@ void tc__trace_tick(void);
     return st_;                                               \
   }
 #else
-#define TC_TRACE_EVENT(id, a0, a1, a2, a3) \
-  do {                                     \
+#define TC_TRACE_EVENT(id, a0, a1, a2) \
+  do {                                 \
+  } while (0)
+#define TC_TRACE_READY(t, object, status) \
+  do {                                    \
   } while (0)
 #define TC_TRACE_OBJECT(type, object, name, extra) ((void)0)
 #define TC_TRACE_WAITQ(q, object) ((void)0)

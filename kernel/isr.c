@@ -10,7 +10,7 @@ void tc_isr_enter(void)
 {
   unsigned s = tc__lock();
   tc__k.isr_nesting++;
-  TC_TRACE_EVENT(TC_TRACE_EV_ISR_ENTER, tc__k.isr_nesting, 0, 0, 0);
+  TC_TRACE_EVENT(TC_TRACE_EV_ISR_ENTER, tc__k.isr_nesting, 0, 0);
 #if TC_STATS
   tc__k.stats.interrupts++;
 #endif
@@ -21,7 +21,7 @@ void tc_isr_exit(void)
 {
   unsigned s = tc__lock();
 #if TC_TRACE
-  if (tc__k.isr_nesting != 0) TC_TRACE_EVENT(TC_TRACE_EV_ISR_EXIT, tc__k.isr_nesting - 1u, 0, 0, 0);
+  if (tc__k.isr_nesting != 0) TC_TRACE_EVENT(TC_TRACE_EV_ISR_EXIT, tc__k.isr_nesting - 1u, 0, 0);
 #endif
   if (tc__k.isr_nesting != 0 && --tc__k.isr_nesting == 0) tc__sched_dispatch();
   tc__unlock(s);

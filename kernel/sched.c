@@ -355,7 +355,7 @@ tc_status tc__thread_wait(tc_waitq *q, unsigned state, uint32_t timeout, unsigne
     t->wait_seq = tc__k.wait_seq++;
     if (sleeping || (state & TC__WAIT_RESTARTABLE)) t->flags |= TC_TF_SIGNAL_WAKE;
     if (q != NULL) tc__waitq_insert(q, t);
-    TC_TRACE_EVENT(TC_TRACE_EV_BLOCK, q != NULL ? q->trace_object : NULL, timeout, (uint8_t)state, 0);
+    TC_TRACE_EVENT(TC_TRACE_EV_BLOCK, q != NULL ? q->trace_object : NULL, timeout, (uint8_t)state);
     if (timeout != TC_WAIT_FOREVER) {
       t->timeout.expire = thread_timeout_expired;
       tc__timeout_add(&t->timeout, timeout);
@@ -407,7 +407,7 @@ void tc__thread_wake(tc_thread *t, tc_status status)
   t->state = TC_READY;
   t->slice_left = t->time_slice;
   tc__ready_append(t);
-  TC_TRACE_EVENT(TC_TRACE_EV_READY, t, object, status, (uint32_t)t->priority | (uint32_t)t->threshold << 16);
+  TC_TRACE_READY(t, object, status);
   tc__sched_made_ready(t);
 }
 
@@ -429,7 +429,7 @@ void tc__sched_tick(void)
 #if TC_STATS
   tc__k.stats.time_slices++;
 #endif
-  TC_TRACE_EVENT(TC_TRACE_EV_YIELD, 2, 0, 0, 0);
+  TC_TRACE_EVENT(TC_TRACE_EV_YIELD, 2, 0, 0);
   tc__sched_reschedule(false);
 }
 

@@ -36,7 +36,7 @@ static void make_ready(tc_thread *t)
   t->state = TC_READY;
   t->slice_left = t->time_slice;
   tc__ready_append(t);
-  TC_TRACE_EVENT(TC_TRACE_EV_READY, t, 0, TC_OK, (uint32_t)t->priority | (uint32_t)t->threshold << 16);
+  TC_TRACE_READY(t, 0, TC_OK);
   tc__sched_made_ready(t);
 }
 
@@ -298,7 +298,7 @@ void TC_BODY(tc_thread_yield)(void)
     tc__unlock_quiet(s);
     return;
   }
-  TC_TRACE_EVENT(TC_TRACE_EV_YIELD, 1, 0, 0, 0);
+  TC_TRACE_EVENT(TC_TRACE_EV_YIELD, 1, 0, 0);
   tc_list *l = r->ready_list;
   /* Priority and threshold in one load: equal when the two halves are (a rotation by 16
    * compares them in one instruction). */

@@ -60,7 +60,7 @@ static inline bool may_create_timers(void) { return !tc__in_handler() || tc__in_
 static void timer_expired(tc_timeout *to)
 {
   tc_timer *tm = TIMER_OF_TIMEOUT(to);
-  TC_TRACE_EVENT(TC_TRACE_EV_TIMER_EXPIRE, tm, tm->period, 0, 0);
+  TC_TRACE_EVENT(TC_TRACE_EV_TIMER_EXPIRE, tm, tm->period, 0);
   if (tm->period != 0) tc__timeout_add(&tm->timeout, tm->period);
   tm->expirations++;
   if (tm->due++ == 0) {

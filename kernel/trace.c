@@ -46,22 +46,39 @@ static inline tc_trace_object *objects(tc_trace_header *h)
   return (tc_trace_object *)(void *)((char *)h + h->header_size);
 }
 
+/* The end of the event slots, reached by put() below (never inlined: once per lap). A ring
+ * starts again at slot 0. A TC_TRACE_STOP buffer stays at its end: its `next` is `events`
+ * from then on, so every later event goes to the spare slot after the last one (which no dump
+ * includes) and is counted as lost here. The spare slot is what spares put() a test for a full
+ * buffer before it writes. */
+static __attribute__((noinline)) uint32_t end_of_slots(tc_trace_header *h, uint32_t i)
+{
+  if (!(h->flags & TC_TRACE_F_STOP)) {
+    h->laps++;
+    h->flags |= TC_TRACE_F_WRAPPED;
+    return 0;
+  }
+  if (i > h->events)
+    h->lost++;
+  else
+    h->flags = (uint8_t)((h->flags | TC_TRACE_F_FULL) & ~TC_TRACE_F_ON);
+  return h->events;
+}
+
 /* One event, with the kernel lock held. This is the path whose length the trace's cost is
- * (bench/trace_cost): a handful of loads, the event's eight words stored, the slot advanced. */
-static inline __attribute__((always_inline)) void put(uint32_t id, uintptr_t a0, uintptr_t a1,
-                                                      uintptr_t a2, uintptr_t a3)
+ * (bench/trace_cost): a handful of loads, the event's eight words stored, the slot advanced.
+ * The time is the port's down-counter as it reads (the decoder complements it), which saves
+ * the instruction that would turn it round on every event. */
+static inline __attribute__((always_inline)) void put_as(const tc_thread *c, uint32_t id, uintptr_t a0,
+                                                         uintptr_t a1, uintptr_t a2, uintptr_t a3)
 {
   tc_trace_header *h = tc__k.trace;
-  uint32_t i = h->next, n = h->events;
-  if (i == n) {
-    h->lost++; /* TC_TRACE_STOP and full: a ring never leaves `next` at the end */
-    return;
-  }
+  uint32_t i = h->next;
   tc_trace_event *e = tc__k.trace_events + i;
-  tc_thread *c = tc__k.current;
+  __asm__("" : "+r"(e)); /* one address for every store: GCC would index the first one apart */
+  e->time = TC_PORT_CYCLES32_DOWN();
   e->id = (uint16_t)id;
   e->irq = (uint8_t)TC_PORT_IRQ_NUMBER();
-  e->time = (uint32_t)~TC_PORT_CYCLES32_DOWN();
   uint32_t pt = 0xFFFFFFFFu;
   if (c != NULL) memcpy(&pt, &c->priority, sizeof pt); /* priority, threshold: adjacent */
   memcpy(&e->priority, &pt, sizeof pt);
@@ -70,36 +87,39 @@ static inline __attribute__((always_inline)) void put(uint32_t id, uintptr_t a0,
   e->arg[1] = a1;
   e->arg[2] = a2;
   e->arg[3] = a3;
-  if (++i == n) {
-    if (h->flags & TC_TRACE_F_STOP) {
-      h->flags = (uint8_t)((h->flags | TC_TRACE_F_FULL) & ~TC_TRACE_F_ON);
-    } else {
-      i = 0;
-      h->laps++;
-      h->flags |= TC_TRACE_F_WRAPPED;
-    }
-  }
+  if (++i >= h->events) i = end_of_slots(h, i);
   h->next = i;
 }
 
-void tc__trace_put(uint32_t id, uintptr_t a0, uintptr_t a1, uintptr_t a2, uintptr_t a3)
+/* An event of the running context: every event but a switch. */
+static inline __attribute__((always_inline)) void put(uint32_t id, uintptr_t a0, uintptr_t a1,
+                                                      uintptr_t a2, uintptr_t a3)
 {
-  put(id, a0, a1, a2, a3);
+  put_as(tc__k.current, id, a0, a1, a2, a3);
 }
 
-/* The same for the events with three arguments: all four in registers, none on the stack. */
-void tc__trace_put3(uint32_t id, uintptr_t a0, uintptr_t a1, uintptr_t a2)
+/* The kernel's events with the lock held (TC_TRACE_EVENT): three arguments, all in registers. */
+void tc__trace_put(uint32_t id, uintptr_t a0, uintptr_t a1, uintptr_t a2)
 {
   put(id, a0, a1, a2, 0);
 }
 
-/* One event from outside the kernel lock (a service returning, tc_trace_user). */
-void tc__trace_record(uint32_t id, uintptr_t a0, uintptr_t a1, uintptr_t a2, uintptr_t a3)
+/* READY (TC_TRACE_READY): the fourth argument is the thread's priority and threshold, loaded
+ * here rather than at every call site. */
+void tc__trace_ready(const tc_thread *t, uintptr_t object, uintptr_t status)
+{
+  put(TC_TRACE_EV_READY, (uintptr_t)t, object, status, (uint32_t)t->priority | (uint32_t)t->threshold << 16);
+}
+
+/* One event from outside the kernel lock (a service returning, tc_trace_user): the id in the
+ * low half of `id_a3`, the fourth argument (a status, or 0) in the high half, so that every
+ * argument comes in a register. */
+void tc__trace_record(uint32_t id_a3, uintptr_t a0, uintptr_t a1, uintptr_t a2)
 {
   unsigned s = tc__lock();
   /* Tested again with the lock held: an interrupt between the caller's test and the lock
    * may have stopped the trace. */
-  if (tc__k.trace != NULL) put(id, a0, a1, a2, a3);
+  if (tc__k.trace != NULL) put(id_a3 & 0xFFFFu, a0, a1, a2, id_a3 >> 16);
   tc__unlock(s);
 }
 
@@ -221,8 +241,9 @@ void tc__trace_time(uint64_t now)
   tc__k.trace_mark = (uint32_t)now;
   put(TC_TRACE_EV_TIME, (uintptr_t)(uint32_t)(now >> 32), (uintptr_t)(uint32_t)now, 0, 0);
   /* Stamped with `now` itself, which may lie ahead of the clock (an idle gap about to be
-   * crossed): the TIME event's own time is always the low word of its a0:a1. */
-  if (slot != h->events) tc__k.trace_events[slot].time = (uint32_t)now;
+   * crossed): the TIME event's own time is always the low word of its a0:a1, complemented as
+   * every event's is. (A full stop-mode buffer has put it in the spare slot.) */
+  tc__k.trace_events[slot].time = ~(uint32_t)now;
   tc__unlock(s);
 }
 
@@ -254,8 +275,9 @@ static TC_NO_ASAN __attribute__((noinline)) void stack_grew(tc_thread *t)
   put(TC_TRACE_EV_STACK, (uintptr_t)t, used, t->stack_size, 0);
 }
 
-/* A switch from `from` to `to` (tc__commit_state), and the stack high water of `from` when
- * it has grown: one word compared per switch. */
+/* A switch from `from` to `to` (tc__commit_state), recorded as an event of `to`: its
+ * priority and threshold are the event's own fields, not an argument loaded apart. Also the
+ * stack high water of `from` when it has grown: one word compared per switch. */
 TC_NO_ASAN void tc__trace_switch(tc_thread *from, tc_thread *to)
 {
   uintptr_t state = 0, object = 0;
@@ -267,9 +289,7 @@ TC_NO_ASAN void tc__trace_switch(tc_thread *from, tc_thread *to)
     if (m == NULL ? from->trace_stack_used == 0 : *m != TC__PATTERN_WORD) stack_grew(from);
 #endif
   }
-  uint32_t pt = 0xFFFFFFFFu;
-  if (to != NULL) memcpy(&pt, &to->priority, sizeof pt);
-  put(TC_TRACE_EV_SWITCH, (uintptr_t)to, state, object, pt);
+  put_as(to, TC_TRACE_EV_SWITCH, (uintptr_t)from, state, object, 0);
 }
 
 /* From the tick, tracing on: the tick itself when asked for, and a TIME event whenever 2^30
@@ -297,9 +317,10 @@ tc_status tc_trace_enable(void *buf, size_t size, unsigned mode)
   if (n_objects < MIN_OBJECTS) n_objects = MIN_OBJECTS;
   if (n_objects > MAX_OBJECTS) n_objects = MAX_OBJECTS;
   size_t events_offset = (sizeof(tc_trace_header) + n_objects * sizeof(tc_trace_object) + 7u) & ~(size_t)7u;
-  if (size - skip < events_offset + MIN_EVENTS * sizeof(tc_trace_event)) return TC_INVALID;
-  size_t n_events = (size - skip - events_offset) / sizeof(tc_trace_event);
-  if (n_events > UINT32_MAX - 1u) n_events = UINT32_MAX - 1u;
+  /* The slots and, after them, the spare one (end_of_slots). */
+  if (size - skip < events_offset + (MIN_EVENTS + 1u) * sizeof(tc_trace_event)) return TC_INVALID;
+  size_t n_events = (size - skip - events_offset) / sizeof(tc_trace_event) - 1u;
+  if (n_events > UINT32_MAX - 2u) n_events = UINT32_MAX - 2u;
 
   tc_trace_header *h = (tc_trace_header *)start;
   unsigned s = tc__lock();
@@ -355,7 +376,7 @@ tc_status tc_trace_user(uint16_t id, uint32_t a, uint32_t b)
   tc_trace_header *h = tc__k.trace;
   if (h == NULL) return TC_STATE_ERROR;
   bool full = (h->flags & TC_TRACE_F_FULL) != 0u;
-  tc__trace_record(id, a, b, 0, 0); /* when full, counted as lost */
+  tc__trace_record(id, a, b, 0); /* when full, counted as lost */
   return full ? TC_STATE_ERROR : TC_OK;
 }
 

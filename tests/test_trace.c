@@ -58,6 +58,15 @@ static int find(const tc_trace_header *h, uint16_t id, int from)
     if (events(h)[i].id == id) return (int)i;
   return -1;
 }
+
+/* Timestamps never go back (the port's counter goes down), and a TIME event's own is its low
+ * word, complemented (also one stamped ahead of the clock, across the sim port's idle gaps). */
+static void check_times(const tc_trace_header *h)
+{
+  for (uint32_t i = 1; i < h->next; i++) CHECK((int32_t)(events(h)[i - 1].time - events(h)[i].time) >= 0);
+  for (int i = find(h, TC_TRACE_EV_TIME, 0); i >= 0; i = find(h, TC_TRACE_EV_TIME, i + 1))
+    CHECK_EQ(events(h)[i].time, ~(uint32_t)events(h)[i].arg[1]);
+}
 #endif
 
 /* ---- statuses, in every build -------------------------------------------------------------- */
@@ -89,11 +98,16 @@ static void statuses_thread(void *arg)
   /* Stop mode: once full, tc_trace_user says so, and counts what it could not keep. */
   OK(tc_trace_enable(buf, sizeof buf, TC_TRACE_STOP));
   const tc_trace_header *h = header();
-  while (!(h->flags & TC_TRACE_F_FULL)) OK(tc_trace_user(TC_TRACE_USER_FIRST + 1u, 0, 0));
+  uint32_t k = 0;
+  while (!(h->flags & TC_TRACE_F_FULL)) OK(tc_trace_user(TC_TRACE_USER_FIRST + 1u, k++, 0));
   CHECK_EQ(h->next, h->events);
-  EXPECT(tc_trace_user(TC_TRACE_USER_FIRST + 1u, 0, 0), TC_STATE_ERROR);
-  EXPECT(tc_trace_user(TC_TRACE_USER_FIRST + 1u, 0, 0), TC_STATE_ERROR);
+  EXPECT(tc_trace_user(TC_TRACE_USER_FIRST + 1u, 1000, 0), TC_STATE_ERROR);
+  EXPECT(tc_trace_user(TC_TRACE_USER_FIRST + 1u, 1001, 0), TC_STATE_ERROR);
   CHECK_EQ(h->lost, 2);
+  /* The last kept event is the last one recorded before it filled; the lost ones went to the
+   * spare slot after it. */
+  CHECK_EQ(events(h)[h->events - 1u].arg[0], k - 1u);
+  CHECK_EQ(events(h)[h->events].arg[0], 1001);
   CHECK(!(h->flags & TC_TRACE_F_ON));
   OK(tc_trace_disable());
 #else
@@ -182,12 +196,14 @@ static void content(void)
   int s = find(h, TC_TRACE_EV_SWITCH, b);
   CHECK(s >= 0);
   if (s < 0) return;
-  e = &events(h)[s];
-  CHECK_EQ(e->ctx, (uintptr_t)&th[0]);
-  CHECK_EQ(e->arg[0], (uintptr_t)&th[1]);
+  e = &events(h)[s]; /* an event of low, switched in: high is the one that leaves */
+  CHECK_EQ(e->ctx, (uintptr_t)&th[1]);
+  CHECK_EQ(e->priority, 8);
+  CHECK_EQ(e->threshold, 6);
+  CHECK_EQ(e->arg[0], (uintptr_t)&th[0]);
   CHECK_EQ(e->arg[1], TC_PENDING);
   CHECK_EQ(e->arg[2], (uintptr_t)&sem);
-  CHECK_EQ(e->arg[3], 8u | 6u << 16);
+  CHECK_EQ(e->arg[3], 0);
   /* low's user event, then its give: high made ready, by low, with its wait's end. */
   int u = find(h, TC_TRACE_USER_FIRST + 7u, s);
   CHECK(u >= 0);
@@ -217,8 +233,7 @@ static void content(void)
   /* low's TC_NO_WAIT take: its status recorded. */
   int none = find(h, TC_TRACE_SVC_SEM_TAKE, give);
   CHECK(none >= 0 && events(h)[none].arg[3] == TC_NO_INSTANCE);
-  /* Timestamps never go back. */
-  for (uint32_t i = 1; i < h->next; i++) CHECK((int32_t)(events(h)[i].time - events(h)[i - 1].time) >= 0);
+  check_times(h);
 }
 
 /* ---- the ring, the registry when full -------------------------------------------------------- */
@@ -226,8 +241,10 @@ static void content(void)
 static void ring_and_registry(void)
 {
   tct_begin();
-  /* The smallest buffer: 8 registry entries, 8 events. */
+  /* The smallest buffer: 8 registry entries, 8 events and the spare slot after them. */
   size_t size = 8u + sizeof(tc_trace_header) + 8u * sizeof(tc_trace_object) + 8u * sizeof(tc_trace_event);
+  EXPECT(tc_trace_enable(buf, size, TC_TRACE_WRAP), TC_INVALID);
+  size += sizeof(tc_trace_event);
   OK(tc_trace_enable(buf, size, TC_TRACE_WRAP));
   const tc_trace_header *h = header();
   CHECK_EQ(h->objects, 8);
@@ -284,6 +301,7 @@ static void ticks_and_a_large_buffer(void)
   int ticks = 0;
   for (int i = find(h, TC_TRACE_EV_TICK, 0); i >= 0; i = find(h, TC_TRACE_EV_TICK, i + 1)) ticks++;
   CHECK(ticks >= 1); /* the tick that ends the sleep (idle ticks that expire nothing are skipped) */
+  check_times(h);
   OK(tc_trace_disable());
 }
 #endif

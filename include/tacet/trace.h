@@ -29,7 +29,7 @@
 
 /* The header's `magic` and `version`. */
 #define TC_TRACE_MAGIC   0x52544354u /* "TCTR" in a little-endian dump */
-#define TC_TRACE_VERSION 1u
+#define TC_TRACE_VERSION 2u
 #define TC_TRACE_ENDIAN  0x01020304u /* as the target stores it: tells the byte order */
 #define TC_TRACE_NAME    20u         /* bytes of a registry name, NUL-padded, truncated */
 
@@ -58,7 +58,8 @@ typedef struct {
   uint32_t next;           /* the slot the next event goes to; the newest is the one before */
   uint32_t laps;           /* times the ring wrapped: laps * events + next events were
                               recorded (modulo 2^32), the first laps * events of them lost */
-  uint32_t lost;           /* events dropped when full (TC_TRACE_STOP) */
+  uint32_t lost;           /* events dropped when full (TC_TRACE_STOP; written to a spare slot
+                              after the last, which no dump includes) */
   uint32_t objects_lost;   /* objects created with no registry entry free (not named) */
   uint32_t start_hi, start_lo; /* tc_cycles() when tracing was enabled */
   char port[12];           /* TC_PORT_NAME: "sim", "cortex-m" */
@@ -95,7 +96,8 @@ typedef struct {
  * its effective values then (0xFFFF for none). `irq` is non-zero in an interrupt handler
  * (LISR): on Cortex-M the exception number (IPSR), on the sim port the bracket depth. */
 typedef struct {
-  uint32_t time;      /* tc_cycles(), low 32 bits (TC_TRACE_EV_TIME gives the high ones) */
+  uint32_t time;      /* TC_PORT_CYCLES32_DOWN(): ~tc_cycles(), low 32 bits (TC_TRACE_EV_TIME
+                         gives the full time) */
   uint16_t id;        /* TC_TRACE_EV_*, a service (TC_TRACE_SVC_*) or a user event */
   uint8_t irq;
   uint8_t reserved;
@@ -108,10 +110,10 @@ typedef struct {
 enum {
   TC_TRACE_EV_TIME = 1,     /* tc_cycles() in full: a0 high, a1 low (at enable and disable, at least
                                every 2^30 cycles while the tick runs, and after idle jumps) */
-  TC_TRACE_EV_SWITCH,       /* ctx switched out: a0 the context switched to (0 idle),
-                               a1 ctx's state (its tc_thread state: 0 still ready), a2 the
-                               object ctx waits on (0 none), a3 the new context's
-                               priority | threshold << 16 (0xFFFFFFFF idle) */
+  TC_TRACE_EV_SWITCH,       /* ctx switched in (0 idle), with its priority and threshold:
+                               a0 the context switched out (0 idle), a1 its state (its
+                               tc_thread state: 0 still ready), a2 the object it waits on
+                               (0 none) */
   TC_TRACE_EV_READY,        /* a0 the thread made ready, a1 the object it waited on (0: none:
                                resumed, slept), a2 how its wait ended (tc_status), a3 its
                                priority | threshold << 16 */

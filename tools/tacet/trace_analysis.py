@@ -155,10 +155,12 @@ class _Walk:
     # --- events ----------------------------------------------------------------------
 
     def on_switch(self, e: Event) -> None:
-        to, state, obj, pt = e.args
+        # Recorded as an event of the context switched in (its priority and threshold are
+        # the event's own); the arguments describe the one switched out.
+        leaving, state, obj, _ = e.args
+        to = e.ctx
         t = e.time
         self.switch_times.append(t)
-        leaving = e.ctx
         if leaving != 0:
             if state in _GONE_STATES:
                 new_state = None
@@ -183,7 +185,8 @@ class _Walk:
         else:
             self.set_state(0, t, None)
         self.yielded.discard(leaving)
-        self.set_effective(to, pt)
+        if e.priority is not None and e.threshold is not None:
+            self.effective[to] = (e.priority, e.threshold)
         self.switches_in[to] = self.switches_in.get(to, 0) + 1
         if to != 0 and to not in self.seen:
             self.job_start[to] = t  # first seen at its switch-in: its job starts there

@@ -18,7 +18,7 @@ from typing import NamedTuple
 from tacet.errors import TacetError
 
 MAGIC = 0x52544354
-VERSION = 1
+VERSION = 2
 ENDIAN = 0x01020304
 NAME_SIZE = 20
 HEADER_SIZE = 88
@@ -552,7 +552,7 @@ def _events(r: _Reader, h: Header) -> tuple[list[Event], list[int]]:
                 args=(args[0], args[1], args[2], args[3]),
             )
         )
-        raw_times.append(time)
+        raw_times.append(~time % U32)  # the port's down-counter, as the target stored it
     return events, raw_times
 
 

@@ -273,5 +273,5 @@ def test_random_schedules(seed: int, slots: int | None) -> None:
     assert running == pytest.approx(analysis["summary"]["duration_us"])
     assert analysis["summary"]["switches"] == sum(t["switches_in"] for t in
                                                   analysis["summary"]["threads"]) + sum(
-        1 for e in trace.events if e.name == "SWITCH" and e.args[0] == 0
+        1 for e in trace.events if e.name == "SWITCH" and e.ctx == 0
     )  # fmt: skip

@@ -88,11 +88,12 @@ def test_every_known_event_is_decoded(
         assert ready[0].args[3] == 5 | 5 << 16
         switches = [x for x in window if x.id == EV["SWITCH"]]
         last = n == KNOWN - 1
+        # Each an event of the context switched in, naming the one switched out.
         assert [(x.ctx, x.args[0], x.args[1], x.args[2]) for x in switches] == [
-            (producer, consumer, 0, 0),
-            (consumer, producer, TC_COMPLETED, 0) if last else (consumer, producer, TC_PENDING, q),
+            (consumer, producer, 0, 0),
+            (producer, consumer, TC_COMPLETED, 0) if last else (producer, consumer, TC_PENDING, q),
         ]
-        assert switches[0].args[3] == 5 | 5 << 16 and switches[1].args[3] == 10 | 8 << 16
+        assert [(x.priority, x.threshold, x.args[3]) for x in switches] == [(5, 5, 0), (10, 8, 0)]
         blocks = [(x.ctx, x.args[0], x.args[2]) for x in window if x.id == EV["BLOCK"]]
         assert blocks == ([] if last else [(consumer, q, TC_PENDING)])
         received = [x for x in window if x.id == SVC["QUEUE_RECEIVE"]]

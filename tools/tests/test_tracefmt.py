@@ -152,7 +152,7 @@ GOOD = encode(sample_events(10), OBJECTS).data
     ("offset", "fmt", "value", "expected"),
     [
         (0, "I", 0x464C457F, "magic"),
-        (4, "H", 2, "version"),
+        (4, "H", 1, "version"),
         (6, "B", 5, "pointer size"),
         (7, "B", 0x80, "flags"),
         (7, "B", 0x09, "wrapped"),

@@ -21,6 +21,7 @@ from tacet.tracefmt import (
     OBJ,
     STATE,
     SVC,
+    VERSION,
 )
 
 U32 = 1 << 32
@@ -131,7 +132,7 @@ def encode(
     header = struct.pack(
         order + "IHBBIIIHHHHIIIIIIIII",
         MAGIC,
-        1,
+        VERSION,
         ptr_size,
         flags,
         0x01020304,
@@ -173,7 +174,7 @@ def encode(
         slot = (first_slot + i) % n_slots
         slot_bytes[slot] = struct.pack(
             fmt,
-            e.time % U32,
+            ~e.time % U32,  # stored as the port's down-counter
             e.id,
             e.irq,
             0,
@@ -236,8 +237,7 @@ class Scenario:
 
     def switch(self, to: int, state: str = "ready", obj: int = 0) -> None:
         """The running context leaves in `state` (waiting on `obj`); `to` runs."""
-        a3 = 0xFFFFFFFF if to == 0 else pt(*self.prio[to])
-        self.emit(EV["SWITCH"], to, STATE[state], obj, a3)
+        self.emit(EV["SWITCH"], self.running, STATE[state], obj, ctx=to)
         self.running = to
 
     def ready(self, thread: int, obj: int = 0, status: int = 0, irq: int = 0) -> None:
