@@ -23,7 +23,7 @@ TC_TRACED(tc_block_alloc, (tc_block_pool *bp, void **block, uint32_t timeout), (
 TC_TRACED(tc_block_free, (void *block), (block),
           TC_TRACE_SVC_BLOCK_FREE, 0, block, 0, (void)0)
 TC_TRACED(tc_block_pool_delete, (tc_block_pool *bp), (bp),
-          TC_TRACE_SVC_BLOCK_POOL_DELETE, bp, 0, 0, tc__trace_forget(bp))
+          TC_TRACE_SVC_BLOCK_POOL_DELETE, bp, 0, 0, TC_TRACE_FORGET(bp))
 
 /* Odd, so that an allocated header never looks like a free-list link. */
 #define ALLOCATED ((uintptr_t)0xB10C5EEDu | 1u)

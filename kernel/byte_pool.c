@@ -30,7 +30,7 @@ TC_TRACED(tc_byte_alloc, (tc_byte_pool *bp, void **mem, size_t size, uint32_t ti
 TC_TRACED(tc_byte_free, (void *mem), (mem),
           TC_TRACE_SVC_BYTE_FREE, 0, mem, 0, (void)0)
 TC_TRACED(tc_byte_pool_delete, (tc_byte_pool *bp), (bp),
-          TC_TRACE_SVC_BYTE_POOL_DELETE, bp, 0, 0, tc__trace_forget(bp))
+          TC_TRACE_SVC_BYTE_POOL_DELETE, bp, 0, 0, TC_TRACE_FORGET(bp))
 
 #define IN_USE      ((size_t)1u)
 #define PREV_IN_USE ((size_t)2u)

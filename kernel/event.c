@@ -21,7 +21,7 @@ TC_TRACED(tc_event_clear, (tc_event *e, uint32_t flags), (e, flags),
 TC_TRACED(tc_event_wait, (tc_event *e, uint32_t flags, unsigned mode, uint32_t *actual, uint32_t timeout), (e, flags, mode, actual, timeout),
           TC_TRACE_SVC_EVENT_WAIT, e, flags, timeout, (void)0)
 TC_TRACED(tc_event_delete, (tc_event *e), (e),
-          TC_TRACE_SVC_EVENT_DELETE, e, 0, 0, tc__trace_forget(e))
+          TC_TRACE_SVC_EVENT_DELETE, e, 0, 0, TC_TRACE_FORGET(e))
 
 static inline bool event_valid(const tc_event *e) { return e != NULL && e->magic == TC_MAGIC_EVENT; }
 

@@ -28,7 +28,7 @@ TC_TRACED(tc_hisr_create, (tc_hisr *h, const char *name, void (*fn)(void), unsig
 TC_TRACED(tc_hisr_activate, (tc_hisr *h), (h),
           TC_TRACE_SVC_HISR_ACTIVATE, h, 0, 0, (void)0)
 TC_TRACED(tc_hisr_delete, (tc_hisr *h), (h),
-          TC_TRACE_SVC_HISR_DELETE, h, 0, 0, tc__trace_forget(h))
+          TC_TRACE_SVC_HISR_DELETE, h, 0, 0, TC_TRACE_FORGET(h))
 
 static inline bool hisr_valid(const tc_hisr *h) { return h != NULL && h->magic == TC_MAGIC_HISR; }
 

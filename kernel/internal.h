@@ -428,7 +428,15 @@ void tc__trace_tick(void);
                        (uintptr_t)(a2));                                                           \
   } while (0)
 /* An object enters the registry (at create, before it can run or be waited on). */
-#define TC_TRACE_OBJECT(type, object, name, extra) tc__trace_object((type), (object), (name), (extra))
+#define TC_TRACE_OBJECT(type, object, name, extra)                                   \
+  do {                                                                               \
+    if (tc__k.trace != NULL) tc__trace_object((type), (object), (name), (extra));    \
+  } while (0)
+/* An object leaves the registry (a delete's `after` in TC_TRACED). */
+#define TC_TRACE_FORGET(object)                               \
+  do {                                                        \
+    if (tc__k.trace != NULL) tc__trace_forget(object);        \
+  } while (0)
 /* The object a wait queue belongs to, named by BLOCK events. */
 #define TC_TRACE_WAITQ(q, object) ((q)->trace_object = (object))
 /* A public service `name` recorded when it returns: the body is `TC_BODY(name)`, and this

@@ -19,7 +19,7 @@ TC_TRACED(tc_port_send, (tc_port *p, void *msg, uint32_t timeout), (p, msg, time
 TC_TRACED(tc_port_receive, (tc_port *p, void **msg, uint32_t timeout), (p, msg, timeout),
           TC_TRACE_SVC_PORT_RECEIVE, p, (st_ == TC_OK && msg != NULL ? (uintptr_t)*msg : 0), timeout, (void)0)
 TC_TRACED(tc_port_delete, (tc_port *p), (p),
-          TC_TRACE_SVC_PORT_DELETE, p, 0, 0, tc__trace_forget(p))
+          TC_TRACE_SVC_PORT_DELETE, p, 0, 0, TC_TRACE_FORGET(p))
 
 enum { RECEIVER, SENDER };
 

@@ -25,7 +25,7 @@ TC_TRACED(tc_mutex_lock, (tc_mutex *m, uint32_t timeout), (m, timeout),
 TC_TRACED(tc_mutex_unlock, (tc_mutex *m), (m),
           TC_TRACE_SVC_MUTEX_UNLOCK, m, 0, 0, (void)0)
 TC_TRACED(tc_mutex_delete, (tc_mutex *m), (m),
-          TC_TRACE_SVC_MUTEX_DELETE, m, 0, 0, tc__trace_forget(m))
+          TC_TRACE_SVC_MUTEX_DELETE, m, 0, 0, TC_TRACE_FORGET(m))
 
 #define MUTEX_OF_OWNER_NODE(n) TC_CONTAINER_OF(n, tc_mutex, owner_node)
 

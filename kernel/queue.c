@@ -26,7 +26,7 @@ TC_TRACED(tc_queue_receive, (tc_queue *q, void *msg, uint32_t timeout), (q, msg,
 TC_TRACED(tc_queue_flush, (tc_queue *q), (q),
           TC_TRACE_SVC_QUEUE_FLUSH, q, 0, 0, (void)0)
 TC_TRACED(tc_queue_delete, (tc_queue *q), (q),
-          TC_TRACE_SVC_QUEUE_DELETE, q, 0, 0, tc__trace_forget(q))
+          TC_TRACE_SVC_QUEUE_DELETE, q, 0, 0, TC_TRACE_FORGET(q))
 
 enum { RECEIVER, SENDER_BACK, SENDER_FRONT };
 

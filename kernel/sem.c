@@ -18,7 +18,7 @@ TC_TRACED(tc_sem_take, (tc_sem *s, uint32_t timeout), (s, timeout),
 TC_TRACED(tc_sem_give, (tc_sem *s), (s),
           TC_TRACE_SVC_SEM_GIVE, s, 0, 0, (void)0)
 TC_TRACED(tc_sem_delete, (tc_sem *s), (s),
-          TC_TRACE_SVC_SEM_DELETE, s, 0, 0, tc__trace_forget(s))
+          TC_TRACE_SVC_SEM_DELETE, s, 0, 0, TC_TRACE_FORGET(s))
 
 static inline bool sem_valid(const tc_sem *s) { return s != NULL && s->magic == TC_MAGIC_SEM; }
 

@@ -13,7 +13,7 @@
 TC_TRACED(tc_thread_create, (tc_thread *t, const char *name, void (*entry)(void *arg), void *arg, void *stack, size_t stack_size, unsigned priority, unsigned preempt_threshold, uint32_t time_slice, unsigned options), (t, name, entry, arg, stack, stack_size, priority, preempt_threshold, time_slice, options),
           TC_TRACE_SVC_THREAD_CREATE, t, priority, preempt_threshold, (void)0)
 TC_TRACED(tc_thread_delete, (tc_thread *t), (t),
-          TC_TRACE_SVC_THREAD_DELETE, t, 0, 0, tc__trace_forget(t))
+          TC_TRACE_SVC_THREAD_DELETE, t, 0, 0, TC_TRACE_FORGET(t))
 TC_TRACED(tc_thread_terminate, (tc_thread *t), (t),
           TC_TRACE_SVC_THREAD_TERMINATE, t, 0, 0, (void)0)
 TC_TRACED(tc_thread_suspend, (tc_thread *t), (t),

@@ -28,7 +28,7 @@ TC_TRACED(tc_timer_deactivate, (tc_timer *tm), (tm),
 TC_TRACED(tc_timer_change, (tc_timer *tm, uint32_t initial, uint32_t period), (tm, initial, period),
           TC_TRACE_SVC_TIMER_CHANGE, tm, initial, period, (void)0)
 TC_TRACED(tc_timer_delete, (tc_timer *tm), (tm),
-          TC_TRACE_SVC_TIMER_DELETE, tm, 0, 0, tc__trace_forget(tm))
+          TC_TRACE_SVC_TIMER_DELETE, tm, 0, 0, TC_TRACE_FORGET(tm))
 
 #if TC_TIMER_STACK_SIZE < TC_PORT_STACK_MIN
 #error "TC_TIMER_STACK_SIZE is below the port's TC_PORT_STACK_MIN"

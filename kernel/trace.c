@@ -133,9 +133,9 @@ static uint32_t recorded(const tc_trace_header *h)
 
 void tc__trace_object(unsigned type, const void *object, const char *name, unsigned extra)
 {
-  if (tc__k.trace == NULL) return;
   unsigned s = tc__lock();
-  /* Read again with the lock held: an interrupt may have stopped the trace in between. */
+  /* The caller (TC_TRACE_OBJECT) has seen the trace on; read again with the lock held: an
+   * interrupt may have stopped it in between. */
   tc_trace_header *h = tc__k.trace;
   if (h == NULL) {
     tc__unlock(s);
@@ -166,9 +166,8 @@ void tc__trace_object(unsigned type, const void *object, const char *name, unsig
 
 void tc__trace_forget(const void *object)
 {
-  if (tc__k.trace == NULL) return;
   unsigned s = tc__lock();
-  tc_trace_header *h = tc__k.trace;
+  tc_trace_header *h = tc__k.trace; /* as in tc__trace_object (TC_TRACE_FORGET tested it) */
   if (h == NULL) {
     tc__unlock(s);
     return;

@@ -9,7 +9,11 @@
  */
 #include <string.h>
 
+#include "internal.h" /* the recorders, called as an interrupt would leave them (below) */
 #include "tct.h"
+#if __has_include("tacet/sim.h")
+#include "tacet/sim.h"
+#endif
 
 /* The harness does not start a trace for this test's cases: it checks the trace's API from
  * the state where nothing records (tct.c, the `trace` configuration). */
@@ -87,6 +91,10 @@ static void statuses_thread(void *arg)
   EXPECT(tc_trace_disable(), TC_STATE_ERROR); /* not recording */
   EXPECT(tc_trace_user(TC_TRACE_USER_FIRST, 1, 2), TC_STATE_ERROR);
 #if TC_TRACE
+  size_t n0 = 1; /* no trace since tc_kernel_init(): no buffer */
+  CHECK(tc_trace_buffer(&n0) == NULL && n0 == 0);
+#endif
+#if TC_TRACE
   EXPECT(tc_trace_enable(buf, 100, TC_TRACE_WRAP), TC_INVALID); /* not even the header */
   EXPECT(tc_trace_enable(buf, sizeof(tc_trace_header) + 8u * sizeof(tc_trace_object) + 64u, TC_TRACE_WRAP),
          TC_INVALID); /* fewer than 8 events */
@@ -114,6 +122,7 @@ static void statuses_thread(void *arg)
   EXPECT(tc_trace_enable(buf, sizeof buf, TC_TRACE_WRAP), TC_STATE_ERROR); /* compiled out */
   size_t n = 1;
   CHECK(tc_trace_buffer(&n) == NULL && n == 0);
+  CHECK(tc_trace_buffer(NULL) == NULL);
 #endif
   tct_log("done");
 }
@@ -304,10 +313,68 @@ static void ticks_and_a_large_buffer(void)
   check_times(h);
   OK(tc_trace_disable());
 }
+
+/* ---- an interrupt that stops the trace between a trace point's test and the lock ------------ */
+
+/* The recorders test the trace pointer again with the lock held. Called with the trace
+ * stopped, as such an interrupt would leave them, they write nothing: not an event, not a
+ * registry entry, not a deletion mark. */
+static uint64_t before[sizeof buf / sizeof buf[0]];
+
+static void stopped_in_between(void)
+{
+  tct_begin();
+  static tc_sem s;
+  OK(tc_trace_enable(buf, sizeof buf, TC_TRACE_WRAP));
+  OK(tc_sem_create(&s, "s", 0, 1));
+  OK(tc_trace_disable());
+  memcpy(before, buf, sizeof buf);
+  tc__trace_record(TC_TRACE_USER_FIRST, 1, 2, 3);
+  tc__trace_object(TC_TRACE_OBJ_SEM, &before, "late", 0);
+  tc__trace_forget(&s);
+  tc__trace_time(tc_cycles());
+  CHECK(memcmp(before, buf, sizeof buf) == 0);
+  CHECK(tc_trace_buffer(NULL) == header());
+}
+
+#if __has_include("tacet/sim.h")
+/* ---- TIME events from the tick ---------------------------------------------------------------- */
+
+/* A thread that runs for more than 2^30 units without a pause: the tick records a TIME event
+ * before the 32-bit timestamps could lie 2^32 apart (sim only: on QEMU that is 43 s at 25 MHz). */
+static void busy(void *arg)
+{
+  (void)arg;
+  tc_sim_consume(0x50000000u);
+  tct_log("busy");
+}
+
+static void time_from_the_tick(void)
+{
+  tct_begin();
+  OK(tc_trace_enable(big, sizeof big, TC_TRACE_WRAP)); /* 2^28 units of the newest ticks */
+  const tc_trace_header *h = header();
+  OK(tc_thread_create(&th[0], "busy", busy, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
+  tct_run_kernel();
+  CHECK_LOG("busy");
+  /* The ring has wrapped (a tick's ISR events every 10^5 units): look at every slot. The
+   * enable's TIME event is near 0; the tick's, 2^30 units later. */
+  CHECK(h->flags & TC_TRACE_F_WRAPPED);
+  bool found = false;
+  for (uint32_t i = 0; i < h->events; i++)
+    found |= events(h)[i].id == TC_TRACE_EV_TIME && events(h)[i].arg[1] >= 0x40000000u;
+  CHECK(found);
+  OK(tc_trace_disable());
+}
+#endif
 #endif
 
 TCT_MAIN("trace", TCT_CASE(statuses)
 #if TC_TRACE
-         , TCT_CASE(content), TCT_CASE(ring_and_registry), TCT_CASE(ticks_and_a_large_buffer)
+         , TCT_CASE(content), TCT_CASE(ring_and_registry), TCT_CASE(ticks_and_a_large_buffer),
+         TCT_CASE(stopped_in_between)
+#if __has_include("tacet/sim.h")
+         , TCT_CASE(time_from_the_tick)
+#endif
 #endif
 )

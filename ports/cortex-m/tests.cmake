@@ -40,6 +40,8 @@ endfunction()
 tacet_kernel_library(tacet_kernel_trace DEFINITIONS TC_TRACE=1)
 add_executable(test_trace.trace test_trace.c ${harness})
 target_link_libraries(test_trace.trace PRIVATE tacet_kernel_trace)
+# It calls the recorders directly, through the kernel's private header.
+target_include_directories(test_trace.trace PRIVATE ${PROJECT_SOURCE_DIR}/kernel)
 target_compile_options(test_trace.trace PRIVATE ${TACET_WARNINGS} -Wno-missing-prototypes)
 tacet_add_test(test_trace.trace)
 
