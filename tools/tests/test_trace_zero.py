@@ -16,7 +16,9 @@ from conftest import REPO
 GCC = "arm-none-eabi-gcc"
 needs_gcc = pytest.mark.skipif(shutil.which(GCC) is None, reason=f"needs {GCC}")
 
-POINT = re.compile(r"^[ \t]*TC_TRACE_(?:EVENT|READY|CALL|OBJECT|WAITQ)\(.*\);[ \t]*\n", re.MULTILINE)
+POINT = re.compile(
+    r"^[ \t]*TC_TRACE_(?:EVENT|READY|CALL|OBJECT|WAITQ)\(.*\);[ \t]*\n", re.MULTILINE
+)
 IF_BLOCK = re.compile(r"^#if TC_TRACE\n.*?^#endif[^\n]*\n", re.MULTILINE | re.DOTALL)
 BODY = re.compile(r"\bTC_BODY\((\w+)\)")
 
