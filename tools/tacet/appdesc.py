@@ -484,12 +484,21 @@ def _show(value: object) -> str:
     return str(value) if isinstance(value, int | float) else f"{type(value).__name__} {value!s}"
 
 
+def _closest(name: str, known: Sequence[str]) -> str | None:
+    """The known name ``name`` most likely misspells: one it abbreviates, else the closest."""
+    starts = [k for k in known if k.startswith(name)]
+    if len(starts) == 1:
+        return starts[0]
+    close = difflib.get_close_matches(name, list(known), n=1)
+    return close[0] if close else None
+
+
 def _unknown_fields(path: Path_, instance: dict[str, Any], sub: dict[str, Any]) -> list[Message]:
     known = sorted(sub.get("properties", {}))
     messages = []
     for name in sorted(set(instance) - set(known)):
-        close = difflib.get_close_matches(name, known, n=1)
-        hint = f"did you mean {close[0]!r}? " if close else ""
+        close = _closest(name, known)
+        hint = f"did you mean {close!r}? " if close else ""
         messages.append(
             ((*path, name), f"unknown field {name!r} ({hint}fields here: {', '.join(known)})")
         )
@@ -615,8 +624,8 @@ def port_stack_minimum() -> dict[str, tuple[int, str]]:
 
 
 def _suggest(name: str, known: Sequence[str]) -> str:
-    close = difflib.get_close_matches(name, list(known), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    close = _closest(name, known)
+    return f" (did you mean {close!r}?)" if close else ""
 
 
 class _Builder:
@@ -871,9 +880,9 @@ class _Builder:
     def names(self, app: App) -> None:
         """Names are unique across every object and function; uses and locks name objects
         that exist; every passive object is used."""
-        owner = self.object_names()
+        owner, duplicates = self.object_names()
         self.function_names(owner)
-        used = self.uses(app, owner)
+        used = self.uses(app, owner) | duplicates  # (a duplicate is reported once)
         kinds = dict(OBJECT_KINDS)
         for key in sorted(PASSIVE_KINDS, key=[k for k, _ in OBJECT_KINDS].index):
             for i, d in enumerate(self.data.get(key, [])):
@@ -884,21 +893,27 @@ class _Builder:
                         "it in their uses, or a mutex in a thread's locks)",
                     )
 
-    def object_names(self) -> dict[str, tuple[str, int]]:
-        """Every object's name -> (what it is, line); a second object of a name is reported."""
+    def object_names(self) -> tuple[dict[str, tuple[str, int]], set[str]]:
+        """Every object's name -> (what it is, line), and the names given more than once:
+        each one after the first in the file is reported."""
         kinds = dict(OBJECT_KINDS)
+        named = sorted(
+            (self.s.line((key, i, "name")), key, i, d["name"])
+            for key, _ in OBJECT_KINDS
+            for i, d in enumerate(self.data.get(key, []))
+        )
         owner: dict[str, tuple[str, int]] = {}
-        for key, _ in OBJECT_KINDS:
-            for i, d in enumerate(self.data.get(key, [])):
-                path: Path_ = (key, i, "name")
-                name, line = d["name"], self.s.line(path)
-                self.reserved(name, path)
-                if name in owner:
-                    what, first = owner[name]
-                    self.error(path, f"duplicate name {name!r}: already the {what} at line {first}")
-                else:
-                    owner[name] = (f"{kinds[key]} {name!r}", line)
-        return owner
+        duplicates: set[str] = set()
+        for line, key, i, name in named:
+            path: Path_ = (key, i, "name")
+            self.reserved(name, path)
+            if name in owner:
+                what, first = owner[name]
+                self.error(path, f"duplicate name {name!r}: already the {what} at line {first}")
+                duplicates.add(name)
+            else:
+                owner[name] = (f"{kinds[key]} {name!r}", line)
+        return owner, duplicates
 
     def function_names(self, owner: dict[str, tuple[str, int]]) -> None:
         """A function may not have an object's name, nor two signatures: a thread entry and a

@@ -201,9 +201,12 @@ def _source(app: App, threads: Sequence[Thread], banner: str, input_name: str) -
     out += _definitions(app, threads, input_name)
     out.append(
         "\nconst char *tacet_app_failed;\n\n"
-        "static tc_status failed(tc_status status, const char *what)\n{\n"
-        "  tacet_app_failed = what;\n  return status;\n}\n\n"
-        "tc_status tacet_app_create(void)\n{\n  tc_status s;\n  tacet_app_failed = NULL;\n"
+        "/* Names in tacet_app.c begin with tacet_: no object or function of a description can\n"
+        " * have such a name, so none is shadowed here. */\n"
+        "static tc_status tacet_app_fail(tc_status tacet_status, const char *tacet_what)\n{\n"
+        "  tacet_app_failed = tacet_what;\n  return tacet_status;\n}\n\n"
+        "tc_status tacet_app_create(void)\n{\n  tc_status tacet_status;\n"
+        "  tacet_app_failed = NULL;\n"
     )
     out += _creation(app, threads)
     out.append("  return TC_OK;\n}\n")
@@ -250,7 +253,10 @@ def _definitions(app: App, threads: Sequence[Thread], input_name: str) -> list[s
 
 
 def _call(text: str, what: str) -> str:
-    return f"  s = {text};\n  if (s != TC_OK) return failed(s, {c_string(what)});\n"
+    return (
+        f"  tacet_status = {text};\n"
+        f"  if (tacet_status != TC_OK) return tacet_app_fail(tacet_status, {c_string(what)});\n"
+    )
 
 
 def _creation(app: App, threads: Sequence[Thread]) -> list[str]:
