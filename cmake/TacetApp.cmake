@@ -10,13 +10,17 @@
 # tree's tools/; TACET_PYTHON names another interpreter (it needs PyYAML and jsonschema).
 set(TACET_APP_ROOT ${CMAKE_CURRENT_LIST_DIR}/..)
 cmake_path(NORMAL_PATH TACET_APP_ROOT)
-if(EXISTS ${TACET_APP_ROOT}/.venv/bin/python)
-  set(_tacet_default_python ${TACET_APP_ROOT}/.venv/bin/python)
+# (The default is looked for at every configure, not cached: a .venv made after the first
+# configure is then used.)
+set(TACET_PYTHON "" CACHE FILEPATH
+    "Python that runs the generator of tacet_add_app (needs PyYAML and jsonschema); default: .venv")
+if(TACET_PYTHON)
+  set(TACET_APP_PYTHON ${TACET_PYTHON})
+elseif(EXISTS ${TACET_APP_ROOT}/.venv/bin/python)
+  set(TACET_APP_PYTHON ${TACET_APP_ROOT}/.venv/bin/python)
 else()
-  set(_tacet_default_python python3)
+  set(TACET_APP_PYTHON python3)
 endif()
-set(TACET_PYTHON ${_tacet_default_python} CACHE FILEPATH
-    "Python that runs the generator of tacet_add_app (needs PyYAML and jsonschema)")
 # What the generated code depends on besides the description.
 set(TACET_APP_GENERATOR
   ${TACET_APP_ROOT}/tools/tacet/appdesc.py
@@ -40,7 +44,7 @@ function(tacet_add_app target description)
     add_custom_command(
       OUTPUT ${generated}
       COMMAND ${CMAKE_COMMAND} -E env PYTHONPATH=${TACET_APP_ROOT}/tools
-              ${TACET_PYTHON} -m tacet config --quiet -o ${out} ${yaml}
+              ${TACET_APP_PYTHON} -m tacet config --quiet -o ${out} ${yaml}
       DEPENDS ${yaml} ${TACET_APP_GENERATOR}
       COMMENT "tacet config ${relative}"
       VERBATIM)
