@@ -80,7 +80,8 @@ def summary(console: Console, app: App, threads: list[Thread]) -> None:
     )
     title = f"{app.display}" + (f" ({app.name})" if app.name else "")
     console.print(
-        f"[bold]{title}[/bold]: {len(threads)} threads" + (f", {objects}" if objects else "")
+        f"[bold]{title}[/bold]: {len(threads)} threads" + (f", {objects}" if objects else ""),
+        soft_wrap=True,
     )
     table = Table(show_edge=False, pad_edge=False)
     for column in ("thread", "entry", "prio", "thr", "period", "deadline", "wcet", "U", "stack"):
@@ -108,7 +109,8 @@ def summary(console: Console, app: App, threads: list[Thread]) -> None:
     console.print(table)
     console.print(
         f"utilisation {app.utilisation():.3f} at {app.board.clock_hz / 1e6:g} MHz; "
-        f"priorities 0..{app.priorities - 1}; targets {', '.join(app.targets)}"
+        f"priorities 0..{app.priorities - 1}; targets {', '.join(app.targets)}",
+        soft_wrap=True,
     )
 
 
@@ -116,6 +118,8 @@ def handle(args: argparse.Namespace) -> int:
     app = load(args.description)
     threads = app.resolved_threads()
     console = Console(highlight=False)
+    if not console.is_terminal:  # a log or a pipe: no need to squeeze into 80 columns
+        console = Console(highlight=False, width=120)
     if not args.quiet:
         summary(console, app, threads)
     if args.check:
@@ -123,5 +127,5 @@ def handle(args: argparse.Namespace) -> int:
     name = appgen.input_name(args.description, find_repo_of(args.description))
     header, source = appgen.write(appgen.generate(app, name, threads), args.output)
     if not args.quiet:
-        console.print(f"wrote {source} and {header}")
+        console.print(f"wrote {source} and {header}", soft_wrap=True)
     return 0
