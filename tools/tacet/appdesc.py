@@ -1018,7 +1018,10 @@ def load(path: Path, display: str | None = None) -> App:
             f"reading {shown} needs the Python package {error.name} (make deps installs it)"
         ) from None
     source = _Source(shown)
-    _compose(text, source)
+    try:
+        _compose(text, source)
+    except RecursionError:
+        raise DescriptionError([f"{shown}: nested too deeply to be a description"]) from None
     if source.data is None:  # a syntax error, an empty file
         _raise(source)
     if not isinstance(source.data, dict):

@@ -329,6 +329,12 @@ def test_recursive_alias(tmp_path: Path) -> None:
     assert "recursive" in found[0]
 
 
+def test_nested_too_deeply(tmp_path: Path) -> None:
+    assert errors(tmp_path, "a: " + "[" * 1500 + "]" * 1500 + "\n") == [
+        "app.yaml: nested too deeply to be a description"
+    ]
+
+
 def test_merge_keys_work(tmp_path: Path) -> None:
     text = BASE + "  - {<<: {entry: b_main, priority: 2, stack: 1024}, name: b}\n"
     assert [t.entry for t in load(tmp_path, text).threads] == ["a_main", "b_main"]
