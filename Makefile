@@ -34,8 +34,9 @@ VENV_STAMP := $(VENV)/.tacet-installed
 # Seed 002's experiment on the sim port (virtual cycles) and on a Cortex-M3 (QEMU instructions).
 DEMO_TARGETS ?= sim qemu-m3
 DEMO_APP ?= examples/producer_consumer
-# Run after it on the same targets, untraced: seed 002's mutex experiment.
-DEMO_MORE_APPS ?= examples/priority_inversion
+# Run after it on the same targets, untraced: seed 002's mutex experiment, and an application
+# built from its system description (examples/periodic_control/app.yaml, tacet config).
+DEMO_MORE_APPS ?= examples/priority_inversion examples/periodic_control
 
 # Builds whose kernel tests `make test` runs, in this order: build/<name>, configured with
 # TEST_FLAGS_<name>. A port adds its own, e.g. (tests run under QEMU through ctest):

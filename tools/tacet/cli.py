@@ -14,10 +14,20 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from tacet import __version__, build, conformance, lint, misra, run, size, test, trace
+from tacet import __version__, build, config, conformance, lint, misra, run, size, test, trace
 from tacet.errors import TacetError
 
-SUBCOMMANDS: tuple[ModuleType, ...] = (build, run, test, size, conformance, lint, misra, trace)
+SUBCOMMANDS: tuple[ModuleType, ...] = (
+    build,
+    run,
+    test,
+    size,
+    conformance,
+    lint,
+    misra,
+    trace,
+    config,
+)
 
 
 def make_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,1038 @@
+"""The system description: ``app.yaml`` in, a checked model of the application out.
+
+``load(path)`` reads a description (docs/config.md), checks it against the JSON Schema
+shipped in the repository (schema/tacet-app.schema.json) and then against the rules the
+schema cannot say (names unique, thresholds no weaker than priorities, stacks no smaller than
+the ports' minimum, utilisation at most 1, every object used ...), and returns an ``App``.
+Every error names the file, the line and the field, ``app.yaml:12: threads[2].threshold:
+...``; all the errors of one phase are reported at once, sorted by line.
+
+The YAML is composed to nodes (PyYAML) rather than loaded, so that each value keeps the line
+it came from, and a key given twice in one mapping -- which a plain load silently resolves to
+the last one -- is an error.
+
+Times: every time of the description becomes CPU cycles at ``board.clock_hz`` (the analysis
+works in cycles). A WCET or a critical section given as time at an operating point
+(``{us: N, at: NAME}``) becomes cycles at that point's frequency: the work is the same number of
+cycles whatever the clock. Conversions round to the safe side for the analysis: work (WCET,
+critical sections, jitter) up, periods and deadlines down.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import math
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tacet import analysis
+from tacet.errors import TacetError
+from tacet.targets import TARGETS
+
+if TYPE_CHECKING:
+    import yaml
+    from jsonschema.exceptions import ValidationError
+
+REPO = Path(__file__).resolve().parents[2]
+SCHEMA_PATH = REPO / "schema" / "tacet-app.schema.json"
+
+DEFAULT_PRIORITIES = 256
+DEFAULT_TICK_HZ = 1000
+DEFAULT_TARGETS = ("sim", "qemu-m3", "qemu-m4")
+MAX_ERRORS = 30
+U32_MAX = 0xFFFFFFFF
+
+# The kinds of object a description declares, in the order the generated code creates them,
+# each as (key in the description, word used in messages).
+OBJECT_KINDS: tuple[tuple[str, str], ...] = (
+    ("semaphores", "semaphore"),
+    ("mutexes", "mutex"),
+    ("event_groups", "event group"),
+    ("queues", "queue"),
+    ("message_ports", "message port"),
+    ("block_pools", "block pool"),
+    ("byte_pools", "byte pool"),
+    ("hisrs", "HISR"),
+    ("timers", "timer"),
+    ("threads", "thread"),
+)
+# Objects that only exist to be used by code: one that no thread, timer or HISR names is
+# reported. (Threads, timers and HISRs run code of their own.)
+PASSIVE_KINDS = frozenset(
+    (
+        "semaphores",
+        "mutexes",
+        "event_groups",
+        "queues",
+        "message_ports",
+        "block_pools",
+        "byte_pools",
+    )
+)
+
+# Names the generated C cannot define: C's keywords and what every C program already has.
+# fmt: off
+C_KEYWORDS = frozenset((
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+    "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
+    "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
+    "union", "unsigned", "void", "volatile", "while", "_Alignas", "_Alignof", "_Atomic", "_Bool",
+    "_Complex", "_Generic", "_Imaginary", "_Noreturn", "_Static_assert", "_Thread_local",
+    "main", "NULL", "bool", "true", "false",
+))
+# fmt: on
+RESERVED_PREFIXES = ("tc_", "tacet_", "tct_")
+
+Path_ = tuple[str | int, ...]
+Message = tuple[Path_, str]
+
+
+class DescriptionError(TacetError):
+    """A description that cannot be used. ``errors`` holds one line per problem, each
+    ``FILE:LINE: FIELD: what is wrong`` (or ``FILE: what is wrong`` when there is no line);
+    ``message`` is those lines joined."""
+
+    def __init__(self, errors: Sequence[str]) -> None:
+        shown = list(errors[:MAX_ERRORS])
+        if len(errors) > MAX_ERRORS:
+            shown.append(f"... and {len(errors) - MAX_ERRORS} more errors")
+        super().__init__("\n".join(shown))
+        self.errors = list(errors)
+
+
+# ---- the model ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OperatingPoint:
+    name: str
+    hz: int
+    volts: float | None = None
+
+
+@dataclass(frozen=True)
+class Board:
+    clock_hz: int
+    operating_points: tuple[OperatingPoint, ...] = ()
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class Lock:
+    """A job of a thread holds ``mutex`` for at most ``cycles``."""
+
+    mutex: str
+    cycles: int
+
+
+@dataclass(frozen=True)
+class Thread:
+    name: str
+    entry: str
+    stack: int
+    priority: int | None  # None: auto
+    threshold: int | None  # None: auto, or follows an auto priority (threshold_default)
+    threshold_default: bool = False  # no threshold given: the same as the priority
+    arg: int = 0
+    time_slice: int = 0
+    auto_start: bool = True
+    # Periodic and sporadic threads (period is None for the others); cycles at board.clock_hz.
+    period: int | None = None
+    deadline: int | None = None
+    wcet: int | None = None
+    offset: int = 0
+    jitter: int = 0
+    sporadic: bool = False
+    period_ticks: int | None = None  # the period in whole ticks, when it is one
+    locks: tuple[Lock, ...] = ()
+    uses: tuple[str, ...] = ()
+    line: int = 0
+
+    @property
+    def timed(self) -> bool:
+        return self.period is not None
+
+
+@dataclass(frozen=True)
+class Semaphore:
+    name: str
+    initial: int = 0
+    max: int = U32_MAX
+
+
+@dataclass(frozen=True)
+class Mutex:
+    name: str
+    inherit: bool = True
+
+
+@dataclass(frozen=True)
+class Queue:
+    name: str
+    message_words: int
+    capacity: int
+
+
+@dataclass(frozen=True)
+class MessagePort:
+    name: str
+    capacity: int
+
+
+@dataclass(frozen=True)
+class EventGroup:
+    name: str
+
+
+@dataclass(frozen=True)
+class Timer:
+    name: str
+    callback: str
+    initial: int
+    period: int = 0
+    arg: int = 0
+    auto_start: bool = True
+    uses: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class BlockPool:
+    name: str
+    block_size: int
+    blocks: int
+
+
+@dataclass(frozen=True)
+class BytePool:
+    name: str
+    size: int
+
+
+@dataclass(frozen=True)
+class Hisr:
+    name: str
+    function: str
+    priority: int
+    stack: int
+    uses: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class App:
+    """A checked description. Times are cycles at ``board.clock_hz``."""
+
+    path: Path
+    display: str  # the file as messages name it
+    sha256: str  # of the file's bytes
+    board: Board
+    name: str | None = None
+    priorities: int = DEFAULT_PRIORITIES
+    tick_hz: int = DEFAULT_TICK_HZ
+    tick_hz_given: bool = False
+    targets: tuple[str, ...] = DEFAULT_TARGETS
+    policy: str = "dm"
+    threads: tuple[Thread, ...] = ()
+    semaphores: tuple[Semaphore, ...] = ()
+    mutexes: tuple[Mutex, ...] = ()
+    queues: tuple[Queue, ...] = ()
+    message_ports: tuple[MessagePort, ...] = ()
+    event_groups: tuple[EventGroup, ...] = ()
+    timers: tuple[Timer, ...] = ()
+    block_pools: tuple[BlockPool, ...] = ()
+    byte_pools: tuple[BytePool, ...] = ()
+    hisrs: tuple[Hisr, ...] = ()
+    threads_line: int = 1
+
+    @property
+    def target(self) -> str:
+        """The first target: the one the analysis takes its default overheads from."""
+        return self.targets[0]
+
+    @property
+    def needs_analysis(self) -> bool:
+        """Some priority or threshold is ``auto``."""
+        return any(t.priority is None or t.threshold is None for t in self.threads)
+
+    def utilisation(self) -> float:
+        return sum(t.wcet / t.period for t in self.threads if t.timed)  # type: ignore[operator]
+
+    def tasks(self) -> list[analysis.Task]:
+        """The periodic and sporadic threads as the analysis sees them, in description order.
+
+        ``priority`` / ``threshold`` are None where the description says ``auto``. A thread
+        whose threshold is not given has the threshold of its priority; with an ``auto``
+        priority that is not known yet, and its threshold is None too: ``resolve`` (not
+        ``analysis.resolve``) keeps such a thread fully preemptive."""
+        inherit = {m.name: m.inherit for m in self.mutexes}
+        return [
+            analysis.Task(
+                name=t.name,
+                period=t.period,
+                wcet=t.wcet,
+                deadline=t.deadline,
+                priority=t.priority,
+                threshold=t.threshold,
+                jitter=t.jitter,
+                offset=t.offset,
+                stack=t.stack,
+                critical_sections=tuple(
+                    analysis.CriticalSection(lock.mutex, lock.cycles, inherit[lock.mutex])
+                    for lock in t.locks
+                ),
+            )
+            for t in self.threads
+            if t.timed
+        ]  # type: ignore[arg-type]
+
+    def resolve(self, overheads: analysis.Overheads | None = None) -> list[analysis.Task]:
+        """``tasks()`` with every priority and threshold filled in: the ``auto`` ones by the
+        analysis (``assign_priorities`` with ``policy``, then ``assign_thresholds``), a
+        threshold that was not given equal to its (possibly assigned) priority. ``overheads``
+        defaults to ``analysis.default_overheads`` of the first target, so that the same
+        description always gives the same result."""
+        tasks = self.tasks()
+        if not self.needs_analysis:
+            return tasks
+        needed = ("assign_priorities", "assign_thresholds", "default_overheads", "AnalysisError")
+        missing = [name for name in needed if not hasattr(analysis, name)]
+        if missing:
+            raise DescriptionError(
+                [
+                    f"{self.display}:{self.threads_line}: threads: `auto` needs the analysis "
+                    f"(tacet.analysis.{missing[0]} is missing in this version of the tools); "
+                    "give explicit priorities and thresholds"
+                ]
+            )
+        if overheads is None:
+            overheads = analysis.default_overheads(self.target)  # type: ignore[attr-defined]
+        follows = {t.name for t in self.threads if t.timed and t.threshold_default}
+        try:
+            tasks = analysis.assign_priorities(  # type: ignore[attr-defined]
+                tasks, self.policy, overheads, self.priorities
+            )
+            tasks = [replace(t, threshold=t.priority) if t.name in follows else t for t in tasks]
+            tasks = analysis.assign_thresholds(  # type: ignore[attr-defined]
+                tasks, overheads, self.priorities
+            )
+        except analysis.AnalysisError as error:  # type: ignore[attr-defined]
+            raise DescriptionError(
+                [f"{self.display}:{self.threads_line}: threads: {error.message}"]
+            ) from None
+        return tasks
+
+    def resolved_threads(self, overheads: analysis.Overheads | None = None) -> list[Thread]:
+        """Every thread with its priority and threshold as the generated code creates it."""
+        if not self.needs_analysis:
+            return list(self.threads)
+        chosen = {t.name: t for t in self.resolve(overheads)}
+        threads = []
+        for thread in self.threads:
+            task = chosen.get(thread.name)
+            if task is None:
+                threads.append(thread)
+            else:
+                threads.append(replace(thread, priority=task.priority, threshold=task.threshold))
+        return threads
+
+    def objects(self) -> Iterator[tuple[str, Any]]:
+        """Every object as (kind key, object), in creation order."""
+        for key, _ in OBJECT_KINDS:
+            for obj in getattr(self, key):
+                yield key, obj
+
+
+# ---- reading YAML with its lines -----------------------------------------------------------
+
+
+@dataclass
+class _Source:
+    """The description as plain data, and where each value came from."""
+
+    display: str
+    data: Any = None
+    lines: dict[Path_, int] = field(default_factory=dict)
+    errors: list[tuple[int, str]] = field(default_factory=list)
+
+    def line(self, path: Path_) -> int:
+        """The line of ``path``, or of its nearest ancestor that exists."""
+        while path not in self.lines and path:
+            path = path[:-1]
+        return self.lines.get(path, 1)
+
+    def error(self, path: Path_, message: str, line: int | None = None) -> None:
+        where = self.line(path) if line is None else line
+        self.errors.append((where, f"{self.display}:{where}: {field_name(path)}: {message}"))
+
+
+def field_name(path: Path_) -> str:
+    """``threads[2].threshold`` for ("threads", 2, "threshold")."""
+    if not path:
+        return "(top level)"
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def _compose(text: str, source: _Source) -> None:
+    import yaml  # noqa: PLC0415  (imported where needed: `tacet` runs without it otherwise)
+
+    loader = yaml.SafeLoader(text)
+    try:
+        root = loader.get_single_node()
+        if root is None:
+            source.errors.append(
+                (1, f"{source.display}:1: (top level): the file is empty; expected a mapping "
+                 "with at least board and threads")
+            )  # fmt: skip
+            return
+        source.lines[()] = root.start_mark.line + 1
+        source.data = _to_data(root, (), loader, source, set())
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        line = mark.line + 1 if mark is not None else 1
+        column = f" (column {mark.column + 1})" if mark is not None else ""
+        what = error.problem or error.context or "not valid YAML"
+        source.errors.append((line, f"{source.display}:{line}: YAML syntax: {what}{column}"))
+    except yaml.YAMLError as error:
+        source.errors.append((1, f"{source.display}: not valid YAML: {error}"))
+    finally:
+        loader.dispose()
+
+
+def _to_data(
+    node: yaml.Node, path: Path_, loader: yaml.SafeLoader, source: _Source, open_nodes: set[int]
+) -> object:
+    import yaml  # noqa: PLC0415
+
+    if id(node) in open_nodes:
+        line = node.start_mark.line + 1
+        source.error(path, "an alias refers to a node that contains it (recursive)", line)
+        return None
+    if isinstance(node, yaml.ScalarNode):
+        return loader.construct_object(node)
+    open_nodes = open_nodes | {id(node)}
+    if isinstance(node, yaml.SequenceNode):
+        items = []
+        for i, item in enumerate(node.value):
+            source.lines[(*path, i)] = item.start_mark.line + 1
+            items.append(_to_data(item, (*path, i), loader, source, open_nodes))
+        return items
+    assert isinstance(node, yaml.MappingNode)
+    seen: dict[str, int] = {}
+    for key_node, _ in node.value:
+        if isinstance(key_node, yaml.ScalarNode) and key_node.tag != "tag:yaml.org,2002:merge":
+            line = key_node.start_mark.line + 1
+            if key_node.value in seen:
+                source.error(
+                    (*path, key_node.value),
+                    f"key given twice in one mapping (first at line {seen[key_node.value]})",
+                    line,
+                )
+            seen.setdefault(key_node.value, line)
+    loader.flatten_mapping(node)  # YAML merge keys (<<: *anchor)
+    mapping: dict[str, Any] = {}
+    for key_node, value_node in node.value:
+        if not isinstance(key_node, yaml.ScalarNode):
+            source.error(path, "a key must be a plain name", key_node.start_mark.line + 1)
+            continue
+        # The key's text as written: `on:` or `1:` stay strings (YAML would make a boolean or
+        # an integer of them, which JSON keys cannot be).
+        key = str(key_node.value)
+        source.lines[(*path, key)] = key_node.start_mark.line + 1
+        mapping[key] = _to_data(value_node, (*path, key), loader, source, open_nodes)
+    return mapping
+
+
+# ---- the schema ----------------------------------------------------------------------------
+
+
+@cache
+def schema() -> dict[str, Any]:
+    try:
+        return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise TacetError(f"cannot read the description schema {SCHEMA_PATH}: {error}") from None
+
+
+_TYPE_NAMES = {
+    "integer": "an integer",
+    "number": "a number",
+    "string": "a string",
+    "boolean": "true or false",
+    "object": "a mapping",
+    "array": "a list",
+    "null": "nothing",
+}
+
+
+def _show(value: object) -> str:
+    """A value as a message shows it."""
+    if value is None or isinstance(value, bool):
+        return {None: "nothing (null)", True: "true", False: "false"}[value]
+    if isinstance(value, dict | list):
+        return "a mapping" if isinstance(value, dict) else "a list"
+    if isinstance(value, str):
+        return repr(value)
+    return str(value) if isinstance(value, int | float) else f"{type(value).__name__} {value!s}"
+
+
+def _closest(name: str, known: Sequence[str]) -> str | None:
+    """The known name ``name`` most likely misspells: one it abbreviates, else the closest."""
+    starts = [k for k in known if k.startswith(name)]
+    if len(starts) == 1:
+        return starts[0]
+    close = difflib.get_close_matches(name, list(known), n=1)
+    return close[0] if close else None
+
+
+def _unknown_fields(path: Path_, instance: dict[str, Any], sub: dict[str, Any]) -> list[Message]:
+    known = sorted(sub.get("properties", {}))
+    messages = []
+    for name in sorted(set(instance) - set(known)):
+        close = _closest(name, known)
+        hint = f"did you mean {close!r}? " if close else ""
+        messages.append(
+            ((*path, name), f"unknown field {name!r} ({hint}fields here: {', '.join(known)})")
+        )
+    return messages
+
+
+def _missing_companions(
+    path: Path_, instance: dict[str, Any], needed: dict[str, list[str]]
+) -> list[Message]:
+    return [
+        (
+            (*path, name),
+            f"needs {other} too (a periodic or sporadic thread has period and wcet; deadline, "
+            "offset, jitter, release and locks go with them)",
+        )
+        for name, others in needed.items()
+        for other in others
+        if name in instance and other not in instance
+    ]
+
+
+def _alternatives(error: ValidationError, expected: str | None) -> list[Message]:
+    """anyOf / oneOf: when the value has the shape of exactly one alternative (no type
+    mismatch at its top), what is wrong inside that one; else what the alternatives are."""
+    branches: dict[object, list[ValidationError]] = {}
+    for suberror in error.context or ():
+        branches.setdefault(suberror.schema_path[0], []).append(suberror)
+    viable = [
+        errors
+        for errors in branches.values()
+        if not any(e.validator in ("type", "const") and not e.relative_path for e in errors)
+    ]
+    if len(viable) == 1:
+        return [message for suberror in viable[0] for message in _schema_messages(suberror)]
+    path = tuple(error.absolute_path)
+    return [(path, f"expected {expected or 'another form'}, got {_show(error.instance)}")]
+
+
+def _duplicate(items: list[object]) -> str:
+    seen: list[object] = []
+    for item in items:
+        if item in seen:
+            return _show(item)
+        seen.append(item)
+    return "an item"
+
+
+# Messages for one keyword's failure: (keyword, format of value, instance, expected).
+_SIMPLE: dict[str, str] = {
+    "minimum": "{instance} is below the minimum, {value}",
+    "exclusiveMinimum": "{instance} must be more than {value}",
+    "maximum": "{instance} is above the maximum, {value}",
+    "maxLength": "{instance} is longer than {value} characters",
+}
+
+
+def _schema_messages(error: ValidationError) -> list[Message]:
+    """(path, message) for one jsonschema error, worded for a person writing YAML."""
+    path: Path_ = tuple(error.absolute_path)
+    kind, value, instance = error.validator, error.validator_value, error.instance
+    sub = error.schema if isinstance(error.schema, dict) else {}
+    expected = sub.get("x-expected")
+    if kind == "required":
+        return [((*path, name), "missing (required)") for name in value if name not in instance]
+    if kind == "additionalProperties":
+        return _unknown_fields(path, instance, sub)
+    if kind == "dependentRequired":
+        return _missing_companions(path, instance, value)
+    if kind in ("anyOf", "oneOf"):
+        return _alternatives(error, expected)
+    if kind in _SIMPLE:
+        text = _SIMPLE[kind].format(instance=_show(instance), value=value)
+    elif kind == "type":
+        names = value if isinstance(value, list) else [value]
+        wanted = " or ".join(_TYPE_NAMES.get(name, name) for name in names)
+        text = f"expected {wanted}, got {_show(instance)}"
+    elif kind in ("enum", "const", "pattern"):
+        choices = value if kind == "enum" else [value]
+        wanted = expected or ", ".join(_show(v) for v in choices)
+        text = f"expected {wanted}, got {_show(instance)}"
+    elif kind == "minItems":
+        text = "must not be empty" if value == 1 else f"needs at least {value} items"
+    elif kind == "uniqueItems":
+        text = f"lists {_duplicate(instance)} more than once"
+    elif kind in ("minProperties", "maxProperties"):
+        text = f"expected {expected or 'exactly one field'}, got {len(instance)} fields"
+    else:
+        text = error.message
+    return [(path, text)]
+
+
+def _check_schema(source: _Source) -> None:
+    import jsonschema  # noqa: PLC0415
+
+    validator = jsonschema.Draft202012Validator(schema())
+    for error in validator.iter_errors(source.data):
+        for path, message in _schema_messages(error):
+            source.error(path, message)
+
+
+# ---- the rules beyond the schema -----------------------------------------------------------
+
+
+@cache
+def port_stack_minimum() -> dict[str, tuple[int, str]]:
+    """TC_PORT_STACK_MIN of each target, read from its port's tacet_port.h: target ->
+    (bytes, where it is defined). The Cortex-M port defines it twice, with the FPU's frame
+    (__ARM_FP: the M4F) first."""
+    found: dict[str, tuple[int, str]] = {}
+    for name, target in TARGETS.items():
+        header = REPO / "ports" / target.port / "include" / "tacet_port.h"
+        try:
+            text = header.read_text(encoding="utf-8")
+        except OSError:
+            continue
+        values = [int(v) for v in re.findall(r"#define\s+TC_PORT_STACK_MIN\s+(\d+)u?\b", text)]
+        if not values:
+            continue
+        has_fpu = ("TACET_CPU", "cortex-m4f") in target.definitions
+        value = values[0] if has_fpu or len(values) == 1 else values[1]
+        found[name] = (value, str(header.relative_to(REPO)))
+    return found
+
+
+def _suggest(name: str, known: Sequence[str]) -> str:
+    close = _closest(name, known)
+    return f" (did you mean {close!r}?)" if close else ""
+
+
+class _Builder:
+    """Turns schema-valid data into an App, recording every rule it breaks."""
+
+    def __init__(self, source: _Source) -> None:
+        self.s = source
+        self.data: dict[str, Any] = source.data
+        board = self.data["board"]
+        self.clock_hz: int = board["clock_hz"]
+        kernel = self.data.get("kernel", {})
+        self.priorities: int = kernel.get("priorities", DEFAULT_PRIORITIES)
+        self.tick_hz: int = kernel.get("tick_hz", DEFAULT_TICK_HZ)
+        self.points: dict[str, OperatingPoint] = {}
+        self.targets: tuple[str, ...] = tuple(self.data.get("targets", DEFAULT_TARGETS))
+
+    def error(self, path: Path_, message: str) -> None:
+        self.s.error(path, message)
+
+    # -- times
+
+    def _cycles(self, amount: Fraction, hz: int, unit: Fraction, up: bool) -> int:
+        exact = amount * hz / unit
+        return math.ceil(exact) if up else math.floor(exact)
+
+    def time(self, value: int | dict[str, Any], path: Path_, up: bool) -> int:
+        """A time of the description in cycles at board.clock_hz."""
+        if isinstance(value, int):
+            return value
+        ((unit, amount),) = value.items()
+        amount = Fraction(str(amount))
+        if unit == "cycles":
+            return int(amount)
+        if unit == "ticks":
+            return self._cycles(amount, self.clock_hz, Fraction(self.tick_hz), up)
+        return self._cycles(amount, self.clock_hz, Fraction(10**6 if unit == "us" else 10**3), up)
+
+    def work(self, value: int | dict[str, Any], path: Path_) -> int:
+        """An amount of work in cycles (rounded up)."""
+        if isinstance(value, int):
+            return value
+        if "cycles" in value:
+            return value["cycles"]
+        hz = self.clock_hz
+        if "at" in value:
+            point = self.points.get(value["at"])
+            if point is None:
+                known = ", ".join(self.points) or "none: board.operating_points is empty"
+                name = value["at"]
+                self.error(
+                    (*path, "at"),
+                    f"unknown operating point {name!r}{_suggest(name, list(self.points))} "
+                    f"(known: {known})",
+                )
+            else:
+                hz = point.hz
+        unit = "us" if "us" in value else "ms"
+        scale = Fraction(10**6 if unit == "us" else 10**3)
+        return self._cycles(Fraction(str(value[unit])), hz, scale, up=True)
+
+    # -- the parts
+
+    def board(self) -> Board:
+        data = self.data["board"]
+        points = []
+        for i, p in enumerate(data.get("operating_points", [])):
+            if p["name"] in self.points:
+                self.error(
+                    ("board", "operating_points", i, "name"),
+                    f"operating point {p['name']!r} given twice",
+                )
+            point = OperatingPoint(p["name"], p["hz"], p.get("volts"))
+            self.points[point.name] = point
+            points.append(point)
+        return Board(self.clock_hz, tuple(points), data.get("name"))
+
+    def stack(self, value: int, path: Path_) -> None:
+        minima = port_stack_minimum()
+        for target in self.targets:
+            if target in minima and value < minima[target][0]:
+                least, where = minima[target]
+                self.error(
+                    path,
+                    f"{value} bytes is below the minimum of target {target}: {least} "
+                    f"(TC_PORT_STACK_MIN, {where})",
+                )
+                return
+
+    def priority(self, value: int | str, path: Path_, what: str) -> int | None:
+        if value == "auto":
+            return None
+        if value >= self.priorities:
+            self.error(
+                path,
+                f"{what} {value} is out of range: kernel.priorities is {self.priorities} "
+                f"(0..{self.priorities - 1})",
+            )
+        return value
+
+    def thread(self, i: int, d: dict[str, Any]) -> Thread:
+        path: Path_ = ("threads", i)
+        timed = "period" in d
+        priority = self.priority(d["priority"], (*path, "priority"), "priority")
+        threshold_default = "threshold" not in d
+        threshold = priority if threshold_default else d["threshold"]
+        if not threshold_default:
+            threshold = self.priority(threshold, (*path, "threshold"), "threshold")
+        if not timed:
+            for key in ("priority", "threshold"):
+                if d.get(key) == "auto":
+                    self.error(
+                        (*path, key),
+                        "auto needs a periodic or sporadic thread (period and wcet): the "
+                        "analysis assigns only those",
+                    )
+        if priority is not None and threshold is not None and threshold > priority:
+            self.error(
+                (*path, "threshold"),
+                f"threshold {threshold} is weaker than the priority {priority}: a threshold is "
+                "numerically at most the priority (0 is the most urgent)",
+            )
+        self.stack(d["stack"], (*path, "stack"))
+        thread = Thread(
+            name=d["name"],
+            entry=d["entry"],
+            stack=d["stack"],
+            priority=priority,
+            threshold=threshold,
+            threshold_default=threshold_default,
+            arg=d.get("arg", 0),
+            time_slice=d.get("time_slice", 0),
+            auto_start=d.get("auto_start", True),
+            uses=tuple(d.get("uses", [])),
+            line=self.s.line(path),
+        )
+        if not timed:
+            return thread
+        period = self.time(d["period"], (*path, "period"), up=False)
+        deadline = (
+            period if "deadline" not in d else self.time(d["deadline"], (*path, "deadline"), False)
+        )
+        wcet = self.work(d["wcet"], (*path, "wcet"))
+        for key, cycles in (("period", period), ("deadline", deadline), ("wcet", wcet)):
+            if key in d and cycles < 1:
+                self.error((*path, key), f"{key} is {cycles} cycles; it must be at least 1")
+        if wcet > deadline >= 1:
+            self.error(
+                (*path, "wcet"),
+                f"wcet {wcet} cycles exceeds the deadline, {deadline} cycles: no job can meet it",
+            )
+        locks = []
+        for j, lock in enumerate(d.get("locks", [])):
+            cycles = self.work(lock["length"], (*path, "locks", j, "length"))
+            if cycles > wcet:
+                self.error(
+                    (*path, "locks", j, "length"),
+                    f"{cycles} cycles is longer than the wcet, {wcet} cycles",
+                )
+            if any(lock["mutex"] == other.mutex for other in locks):
+                self.error((*path, "locks", j, "mutex"), f"mutex {lock['mutex']!r} listed twice")
+            locks.append(Lock(lock["mutex"], cycles))
+        ticks = Fraction(period * self.tick_hz, self.clock_hz)
+        return replace(
+            thread,
+            period=period,
+            deadline=deadline,
+            wcet=wcet,
+            offset=self.time(d["offset"], (*path, "offset"), up=False) if "offset" in d else 0,
+            jitter=self.time(d["jitter"], (*path, "jitter"), up=True) if "jitter" in d else 0,
+            sporadic=d.get("release", "periodic") == "sporadic",
+            period_ticks=int(ticks) if ticks.denominator == 1 and ticks > 0 else None,
+            locks=tuple(locks),
+        )
+
+    def build(self, path: Path, sha256: str) -> App:
+        board = self.board()
+        threads = tuple(self.thread(i, d) for i, d in enumerate(self.data["threads"]))
+        semaphores = []
+        for i, d in enumerate(self.data.get("semaphores", [])):
+            sem = Semaphore(d["name"], d.get("initial", 0), d.get("max", U32_MAX))
+            if sem.initial > sem.max:
+                self.error(
+                    ("semaphores", i, "initial"),
+                    f"initial count {sem.initial} is above max, {sem.max}",
+                )
+            semaphores.append(sem)
+        timers = []
+        for i, d in enumerate(self.data.get("timers", [])):
+            period = d.get("period", 0)
+            if "initial" not in d and period == 0:
+                self.error(
+                    ("timers", i),
+                    "a one-shot timer (period 0, the default) needs initial: the ticks to "
+                    "its expiry",
+                )
+            timers.append(
+                Timer(
+                    d["name"],
+                    d["callback"],
+                    d.get("initial", period) or 1,
+                    period,
+                    d.get("arg", 0),
+                    d.get("auto_start", True),
+                    tuple(d.get("uses", [])),
+                )
+            )
+        hisrs = []
+        for i, d in enumerate(self.data.get("hisrs", [])):
+            self.stack(d["stack"], ("hisrs", i, "stack"))
+            hisrs.append(
+                Hisr(d["name"], d["function"], d["priority"], d["stack"], tuple(d.get("uses", [])))
+            )
+        app = App(
+            path=path,
+            display=self.s.display,
+            sha256=sha256,
+            board=board,
+            name=self.data.get("name"),
+            priorities=self.priorities,
+            tick_hz=self.tick_hz,
+            tick_hz_given="tick_hz" in self.data.get("kernel", {}),
+            targets=self.targets,
+            policy=self.data.get("policy", "dm"),
+            threads=threads,
+            semaphores=tuple(semaphores),
+            mutexes=tuple(
+                Mutex(d["name"], d.get("inherit", True)) for d in self.data.get("mutexes", [])
+            ),
+            queues=tuple(
+                Queue(d["name"], d["message_words"], d["capacity"])
+                for d in self.data.get("queues", [])
+            ),
+            message_ports=tuple(
+                MessagePort(d["name"], d["capacity"]) for d in self.data.get("message_ports", [])
+            ),
+            event_groups=tuple(EventGroup(d["name"]) for d in self.data.get("event_groups", [])),
+            timers=tuple(timers),
+            block_pools=tuple(
+                BlockPool(d["name"], d["block_size"], d["blocks"])
+                for d in self.data.get("block_pools", [])
+            ),
+            byte_pools=tuple(
+                BytePool(d["name"], d["size"]) for d in self.data.get("byte_pools", [])
+            ),
+            hisrs=tuple(hisrs),
+            threads_line=self.s.line(("threads",)),
+        )
+        self.names(app)
+        self.utilisation(app)
+        return app
+
+    def names(self, app: App) -> None:
+        """Names are unique across every object and function; uses and locks name objects
+        that exist; every passive object is used."""
+        owner, duplicates = self.object_names()
+        self.function_names(owner)
+        used = self.uses(app, owner) | duplicates  # (a duplicate is reported once)
+        kinds = dict(OBJECT_KINDS)
+        for key in sorted(PASSIVE_KINDS, key=[k for k, _ in OBJECT_KINDS].index):
+            for i, d in enumerate(self.data.get(key, [])):
+                if d["name"] not in used:
+                    self.error(
+                        (key, i, "name"),
+                        f"{kinds[key]} {d['name']!r} is used by no thread, timer or HISR (name "
+                        "it in their uses, or a mutex in a thread's locks)",
+                    )
+
+    def object_names(self) -> tuple[dict[str, tuple[str, int]], set[str]]:
+        """Every object's name -> (what it is, line), and the names given more than once:
+        each one after the first in the file is reported."""
+        kinds = dict(OBJECT_KINDS)
+        named = sorted(
+            (self.s.line((key, i, "name")), key, i, d["name"])
+            for key, _ in OBJECT_KINDS
+            for i, d in enumerate(self.data.get(key, []))
+        )
+        owner: dict[str, tuple[str, int]] = {}
+        duplicates: set[str] = set()
+        for line, key, i, name in named:
+            path: Path_ = (key, i, "name")
+            self.reserved(name, path)
+            if name in owner:
+                what, first = owner[name]
+                self.error(path, f"duplicate name {name!r}: already the {what} at line {first}")
+                duplicates.add(name)
+            else:
+                owner[name] = (f"{kinds[key]} {name!r}", line)
+        return owner, duplicates
+
+    def function_names(self, owner: dict[str, tuple[str, int]]) -> None:
+        """A function may not have an object's name, nor two signatures: a thread entry and a
+        timer callback are void f(void *), an HISR's function void f(void); the generated
+        header declares each once."""
+        kinds = dict(OBJECT_KINDS)
+        functions: dict[str, tuple[str, str, int]] = {}  # name -> (signature, what, line)
+        roles = (
+            ("threads", "entry", "void (void *)"),
+            ("timers", "callback", "void (void *)"),
+            ("hisrs", "function", "void (void)"),
+        )
+        for key, attribute, signature in roles:
+            for i, d in enumerate(self.data.get(key, [])):
+                path: Path_ = (key, i, attribute)
+                name, line = d[attribute], self.s.line(path)
+                self.reserved(name, path)
+                if name in owner:
+                    self.error(
+                        path,
+                        f"function {name!r} has the name of the {owner[name][0]} "
+                        f"(line {owner[name][1]}): the generated C cannot define both",
+                    )
+                elif name in functions and functions[name][0] != signature:
+                    other = functions[name]
+                    self.error(
+                        path,
+                        f"function {name!r} is {signature} here but {other[0]} as the "
+                        f"{other[1]} at line {other[2]}",
+                    )
+                what = f"{kinds[key]} {d['name']!r}'s {attribute}"
+                functions.setdefault(name, (signature, what, line))
+
+    def uses(self, app: App, owner: dict[str, tuple[str, int]]) -> set[str]:
+        """The names that threads, timers and HISRs use or lock (each checked to exist)."""
+        used: set[str] = set()
+        mutexes = [m.name for m in app.mutexes]
+        for key in ("threads", "timers", "hisrs"):
+            for i, d in enumerate(self.data.get(key, [])):
+                for j, name in enumerate(d.get("uses", [])):
+                    if name not in owner:
+                        self.error(
+                            (key, i, "uses", j),
+                            f"unknown object {name!r}{_suggest(name, list(owner))}",
+                        )
+                    used.add(name)
+                for j, lock in enumerate(d.get("locks", [])):
+                    name = lock["mutex"]
+                    if name not in mutexes:
+                        self.error(
+                            (key, i, "locks", j, "mutex"),
+                            f"{name!r} is not a mutex of the description{_suggest(name, mutexes)}"
+                            f" (mutexes: {', '.join(mutexes) or 'none'})",
+                        )
+                    used.add(name)
+        return used
+
+    def reserved(self, name: str, path: Path_) -> None:
+        if name in C_KEYWORDS:
+            self.error(path, f"{name!r} is a C keyword or a name C programs already use")
+        elif name.lower().startswith(RESERVED_PREFIXES):
+            self.error(path, f"{name!r}: names beginning with tc_, tct_ or tacet_ belong to Tacet")
+
+    def utilisation(self, app: App) -> None:
+        timed = [t for t in app.threads if t.timed and t.period and t.wcet is not None]
+        total = sum(Fraction(t.wcet, t.period) for t in timed)  # type: ignore[arg-type]
+        if total > 1:
+            parts = ", ".join(f"{t.name} {float(Fraction(t.wcet, t.period)):.3f}" for t in timed)  # type: ignore[arg-type]
+            self.error(
+                ("threads",),
+                f"total utilisation {float(total):.3f} is over 1 (wcet / period: {parts}): no "
+                "schedule can keep up",
+            )
+
+
+def _raise(source: _Source) -> None:
+    if source.errors:
+        source.errors.sort(key=lambda e: e[0])
+        raise DescriptionError(list(dict.fromkeys(message for _, message in source.errors)))
+
+
+def load(path: Path, display: str | None = None) -> App:
+    """Read and check the description at ``path``. Raises DescriptionError naming every
+    problem (file, line, field); ``display`` is the file's name in messages (default: the
+    path as given)."""
+    shown = str(path) if display is None else display
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as error:
+        raise DescriptionError([f"{shown}: cannot read: {error.strerror or error}"]) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise DescriptionError(
+            [f"{shown}: not UTF-8 text (byte 0x{raw[error.start]:02x} at offset {error.start})"]
+        ) from None
+    try:
+        import jsonschema  # noqa: F401, PLC0415
+        import yaml  # noqa: F401, PLC0415
+    except ImportError as error:
+        raise TacetError(
+            f"reading {shown} needs the Python package {error.name} (make deps installs it)"
+        ) from None
+    source = _Source(shown)
+    try:
+        _compose(text, source)
+    except RecursionError:
+        raise DescriptionError([f"{shown}: nested too deeply to be a description"]) from None
+    if source.data is None:  # a syntax error, an empty file
+        _raise(source)
+    if not isinstance(source.data, dict):
+        raise DescriptionError(
+            [
+                f"{shown}:{source.line(())}: (top level): expected a mapping with at least "
+                f"board and threads, got {_show(source.data)}"
+            ]
+        )
+    _check_schema(source)
+    _raise(source)
+    app = _Builder(source).build(Path(path), hashlib.sha256(raw).hexdigest())
+    _raise(source)
+    return app
