@@ -290,6 +290,18 @@ class _Outcome:
     worst_job: int = 0
 
 
+def _pip_bound(sections: list[tuple[str, int, int]]) -> int:
+    """Priority inheritance blocks a job at most once per lower-priority thread and at most
+    once per mutex (Sha, Rajkumar & Lehoczky, IEEE ToC 1990): the smaller of the two sums of
+    longest sections."""
+    per_thread: dict[int, int] = {}
+    per_mutex: dict[str, int] = {}
+    for mutex, j, cycles in sections:
+        per_thread[j] = max(per_thread.get(j, 0), cycles)
+        per_mutex[mutex] = max(per_mutex.get(mutex, 0), cycles)
+    return min(sum(per_thread.values()), sum(per_mutex.values()))
+
+
 class _Model:
     """The task set as the equations see it. ``prio`` and ``thr`` are lists the priority and
     threshold searches change in place; everything else is fixed."""
@@ -318,52 +330,86 @@ class _Model:
 
     # -- blocking --
 
-    def np_blocking(self, i: int) -> tuple[int, int | None]:
-        """The longest C* of a lower-priority thread whose threshold reaches i, and which."""
-        best, who = 0, None
+    def blocking(self, i: int) -> tuple[int, str, str]:
+        """(B_i, how it was found, why unbounded or "").
+
+        Two kinds of lower-priority thread delay i. One whose threshold reaches i's priority
+        (threshold <= p_i) and that started before i's release runs its whole job first: C*_j.
+        One that holds a mutex that i, or a thread of priority >= i's whose inheritance
+        pushes the holder ahead of i, needs: its critical section (mutex_sections). A thread
+        that delayed i through its threshold has finished its job, sections included, before
+        i starts, and cannot start another until i completes; so
+        B = max(mutex bound over all, max over such j of C*_j + mutex bound without j)."""
+        sections, unbounded = self.mutex_sections(i)
+        if unbounded:
+            return 0, "", unbounded
+        mutex_all = _pip_bound(sections)
+        best, how = mutex_all, f"mutex sections only: {mutex_all}"
         for j in range(self.n):
-            if self.prio[j] > self.prio[i] and self.thr[j] <= self.prio[i] and self.cost[j] > best:
-                best, who = self.cost[j], j
-        return best, who
+            if self.prio[j] > self.prio[i] and self.thr[j] <= self.prio[i]:
+                rest = [(m, k, c) for m, k, c in sections if k != j]
+                value = self.cost[j] + _pip_bound(rest)
+                if value > best:
+                    best = value
+                    how = f"{self.tasks[j].name}'s job (threshold {self.thr[j]}): C* {self.cost[j]}"
+                    if rest:
+                        how += f" + mutex sections of others {_pip_bound(rest)}"
+        if best == 0:
+            how = "no lower-priority thread can delay it"
+        if sections:
+            how += "; sections that may block it: " + ", ".join(
+                f"{self.tasks[k].name} on {m} {c}" for m, k, c in sections
+            )
+        return best, how, ""
 
-    def mutex_blocking(self, i: int) -> tuple[int, str, str]:
-        """(bound, how it was found, why unbounded or "").
+    def mutex_sections(self, i: int) -> tuple[list[tuple[str, int, int]], str]:
+        """The critical sections of lower-priority threads that may block i: (mutex, thread,
+        cycles), longest per thread and mutex; or why the wait is unbounded.
 
-        A mutex can block i when a lower-priority thread uses it and so does a thread of
-        priority >= i's (i itself, or a higher one whose inheritance pushes the holder ahead
-        of i). Under priority inheritance a job is blocked at most once per lower-priority
-        thread and at most once per mutex (Sha, Rajkumar & Lehoczky, IEEE ToC 1990): the bound
-        is the smaller of the two sums of longest sections. Without inheritance the wait is
-        bounded only when no thread of lower priority than i may preempt the holder."""
-        per_thread: dict[int, int] = {}
-        per_mutex: dict[str, int] = {}
+        A mutex counts when a lower-priority thread uses it and so does a thread of priority
+        >= i's. Without inheritance the wait is bounded only when no thread of lower priority
+        than i may preempt the holder (its threshold keeps them out)."""
+        longest: dict[tuple[str, int], int] = {}
         for mutex in sorted(self.users):
             users = self.users[mutex]
             if not any(self.prio[k] <= self.prio[i] for k, _ in users):
                 continue
-            lower = [(j, c) for j, c in users if self.prio[j] > self.prio[i] and c > 0]
-            for j, cycles in lower:
+            for j, cycles in users:
+                if self.prio[j] <= self.prio[i] or cycles == 0:
+                    continue
                 if not self.inherit[mutex]:
                     middle = self._middle(i, j)
                     if middle is not None:
-                        return (
-                            0,
-                            "",
+                        return [], (
                             f"unbounded priority inversion: mutex {mutex!r} (no inheritance) "
                             f"held by {self.tasks[j].name!r}, which "
                             f"{self.tasks[middle].name!r} (priority {self.prio[middle]}, below "
-                            f"{self.tasks[i].name!r}'s) may preempt",
+                            f"{self.tasks[i].name!r}'s) may preempt"
                         )
-                per_thread[j] = max(per_thread.get(j, 0), cycles)
-                per_mutex[mutex] = max(per_mutex.get(mutex, 0), cycles)
-        by_thread, by_mutex = sum(per_thread.values()), sum(per_mutex.values())
-        if not per_mutex:
-            return 0, "no mutex shared with a lower-priority thread", ""
-        how = (
-            f"min(once per lower thread {by_thread}, once per mutex {by_mutex}); sections: "
-            + ", ".join(f"{self.tasks[j].name}:{c}" for j, c in sorted(per_thread.items()))
-        )
-        return min(by_thread, by_mutex), how, ""
+                longest[(mutex, j)] = max(longest.get((mutex, j), 0), cycles)
+        return [(m, j, c) for (m, j), c in sorted(longest.items())], ""
+
+    def waits_mid_job(self, i: int) -> bool:
+        """True when i itself may have to wait for a mutex held by a lower-priority thread:
+        its threshold is not in force while it waits (include/tacet/thread.h)."""
+        for cs in self.tasks[i].critical_sections:
+            if cs.cycles and any(
+                self.prio[j] > self.prio[i] and c > 0 for j, c in self.users[cs.mutex]
+            ):
+                return True
+        return False
+
+    def unbounded_holders(self, i: int) -> list[int]:
+        """The lower-priority threads holding a mutex without inheritance that i may wait for
+        and that a thread of lower priority than i may preempt (i's wait is then unbounded)."""
+        holders = []
+        for mutex, users in sorted(self.users.items()):
+            if self.inherit[mutex] or not any(self.prio[k] <= self.prio[i] for k, _ in users):
+                continue
+            for j, cycles in users:
+                if self.prio[j] > self.prio[i] and cycles > 0 and self._middle(i, j) is not None:
+                    holders.append(j)
+        return holders
 
     def _middle(self, i: int, holder: int) -> int | None:
         for k in range(self.n):
@@ -426,11 +472,10 @@ class _Model:
         self, i: int, log: Callable[[str], None] | None
     ) -> tuple[int, list[int], list[int], str]:
         """(B, start set, finish set, why unbounded or "") for thread i."""
-        b_np, b_np_who = self.np_blocking(i)
-        b_mx, b_mx_how, unbounded = self.mutex_blocking(i)
-        blocking = b_np + b_mx
+        blocking, how, unbounded = self.blocking(i)
         start_set = [j for j in range(self.n) if j != i and self.prio[j] <= self.prio[i]]
-        if b_mx > 0:
+        mid_job = self.waits_mid_job(i)
+        if mid_job:
             # While i waits for a mutex in the middle of a job, every thread of priority >= i's
             # may run: the threshold does not protect a job that has given up the CPU.
             finish_set = start_set
@@ -438,19 +483,13 @@ class _Model:
             finish_set = [j for j in range(self.n) if j != i and self.prio[j] < self.thr[i]]
         if log is None:
             return blocking, start_set, finish_set, unbounded
-        names = [t.name for t in self.tasks]
-        who = names[b_np_who] if b_np_who is not None else "none"
-        log(
-            f"B_np = max C* of lower-priority threads with threshold <= {self.prio[i]}"
-            f" = {b_np} ({who})"
-        )
         if unbounded:
-            log(f"B_mutex: {unbounded}")
+            log(f"B: {unbounded}")
             return blocking, start_set, finish_set, unbounded
-        log(f"B_mutex = {b_mx} ({b_mx_how})")
-        log(f"B = B_np + B_mutex = {blocking}")
-        if b_mx > 0:
-            log("may wait for a mutex mid-job: every thread of priority <= its own may run")
+        names = [t.name for t in self.tasks]
+        log(f"B = {blocking} ({how})")
+        if mid_job:
+            log("may wait for a mutex mid-job: every thread of priority <= its own may run then")
         log("start-time interference (priority <= its own): " + _names(names, start_set))
         log("finish-time interference (priority < threshold): " + _names(names, finish_set))
         if self.ov.release:
@@ -682,7 +721,7 @@ def _task_result(model: _Model, i: int, task: Task, out: _Outcome, hyper: int) -
         # Releases of the threads that may preempt a started job, in a window as long as its
         # response time: each preempts at most once. Per job: switched in once, out once, plus
         # out and back in per preemption and per critical section it may block on.
-        mid_job_waits = model.mutex_blocking(i)[0] > 0
+        mid_job_waits = model.waits_mid_job(i)
         may_preempt = [
             j
             for j in range(model.n)
@@ -730,7 +769,8 @@ def assign_priorities(
     - "dm": shorter deadline first (ties: shorter period, then the order given);
     - "audsley": Audsley's optimal priority assignment (OPA): from the least urgent level up,
       the level goes to an automatic thread that meets its deadline there with every thread
-      not yet placed above it (the least urgent by "dm" among those that do). The test is
+      not yet placed above it (the least urgent by "dm" among those that do, so that OPA
+      gives the "dm" order whenever that order is schedulable). The test is
       run with every threshold equal to its priority (fully preemptive), for which the
       response-time test is OPA-compatible (Davis & Burns, RTS 2011): OPA then finds a
       schedulable order whenever one exists. Thresholds are chosen afterwards
@@ -814,8 +854,13 @@ def _audsley_order(
     bottom_up: list[int] = []
     while remaining_auto or remaining_explicit:
         unplaced = [*remaining_explicit, *remaining_auto]
+        candidates = list(remaining_auto)
+        if remaining_explicit:
+            candidates.append(remaining_explicit[-1])
+        # The least urgent by dm first: when every thread fits, OPA reproduces dm.
+        candidates.sort(key=lambda j: _key("dm", tasks[j], j), reverse=True)
         chosen = None
-        for c in reversed(remaining_auto):  # the least urgent by dm first
+        for c in candidates:
             _positions(prio, unplaced, c, bottom_up)
             if model.schedulable(c):
                 chosen = c
@@ -900,7 +945,11 @@ def assign_thresholds(
        time until the thread meets its deadline. A thread's response depends only on the
        thresholds of less urgent threads (its blocking) and on its own, and raising its own
        never lengthens it: this finds a schedulable assignment when one exists for these
-       priorities.
+       priorities (test_analysis checks it against every assignment of small sets). Before
+       a thread is checked, the automatic thresholds of the lower-priority holders of a
+       mutex without inheritance that it may wait for are raised to its priority when a
+       thread of lower priority than it could otherwise preempt them (unbounded inversion).
+
     2. Maximality (Saksena & Wang, RTSS 2000): from the most urgent thread down, each
        automatic threshold is raised to the next candidate as long as every thread still
        meets its deadline; raising i's threshold to p_k only adds i's C* to the blocking of
@@ -922,6 +971,7 @@ def assign_thresholds(
     least_urgent_first = sorted(range(len(checked)), key=lambda j: (-prio[j], -j))  # type: ignore[operator]
     feasible = True
     for i in least_urgent_first:
+        _bound_inversions(model, i, auto)
         if not auto[i]:
             continue
         while not model.schedulable(i):
@@ -934,6 +984,17 @@ def assign_thresholds(
     if feasible and all(model.schedulable(i) for i in range(len(checked))):
         _maximise(model, auto, list(reversed(least_urgent_first)))
     return [replace(t, threshold=thr[i]) if auto[i] else t for i, t in enumerate(checked)]
+
+
+def _bound_inversions(model: _Model, i: int, auto: list[bool]) -> None:
+    """When i may wait without bound for a mutex without inheritance (its holder preemptible by
+    a thread of lower priority than i), raise the holders' automatic thresholds to i's priority:
+    nothing below i may then preempt them (seed 002's fix; the threshold analogue of a priority
+    ceiling). Explicit thresholds are left alone (the analysis then reports the inversion)."""
+    holders = model.unbounded_holders(i)
+    if holders and all(auto[j] for j in holders):
+        for j in holders:
+            model.thr[j] = min(model.thr[j], model.prio[i])
 
 
 def _maximise(model: _Model, auto: list[bool], most_urgent_first: list[int]) -> None:
