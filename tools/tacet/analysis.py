@@ -772,7 +772,8 @@ def assign_priorities(
       not yet placed above it (the least urgent by "dm" among those that do, so that OPA
       gives the "dm" order whenever that order is schedulable). The test is
       run with every threshold equal to its priority (fully preemptive), for which the
-      response-time test is OPA-compatible (Davis & Burns, RTS 2011): OPA then finds a
+      response-time test is OPA-compatible (Davis, Cucu-Grosjean, Bertogna & Burns, J.
+      Systems Architecture 2016, review the conditions): OPA then finds a
       schedulable order whenever one exists. Thresholds are chosen afterwards
       (assign_thresholds), which keeps every deadline, so the result stays schedulable. When
       no automatic thread fits a level the remaining ones are placed in "dm" order (the set
@@ -1062,10 +1063,11 @@ def explain(tasks: Sequence[Task], name: str, overheads: Overheads = Overheads()
         f"jitter J = {task.jitter} (cycles)",
         f"overheads: switch {overheads.switch}, release {overheads.release} "
         f"(source: {overheads.source}); C* = C + 2*switch = {model.cost[index]}",
-        "other threads (C*, T, J): "
+        "other threads: "
         + (
-            ", ".join(
-                f"{t.name} p{t.priority}/t{t.threshold} ({model.cost[j]}, {t.period}, {t.jitter})"
+            "; ".join(
+                f"{t.name} (priority {t.priority}, threshold {t.threshold}, C* {model.cost[j]}, "
+                f"T {t.period}, J {t.jitter})"
                 for j, t in enumerate(checked)
                 if j != index
             )

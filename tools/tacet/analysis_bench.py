@@ -74,8 +74,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"(switch {overheads.switch}, release {overheads.release} cycles)"
     )
     print(
-        f"schedulable: {result.schedulable}; {preemptive} threads fully preemptive; "
-        f"{len(result.groups)} non-preemptive groups; stack {result.stack_shared} B shared "
+        f"schedulable: {result.schedulable}; fully preemptive threads: {preemptive}; "
+        f"non-preemptive groups: {len(result.groups)}; stack {result.stack_shared} B shared "
         f"against {result.stack_separate} B separate"
     )
     print(
