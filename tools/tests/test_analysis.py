@@ -652,6 +652,18 @@ def test_no_schedule_beats_the_analysis(tasks: list[Task], phases: list[int]) ->
             assert seen <= r.switches_per_hyperperiod, (r.name, seen, r.switches_per_hyperperiod)
 
 
+@prop(300)
+@given(task_sets(periods=SHORT_PERIODS, jitter=False))
+def test_preemptive_analysis_is_exact_at_the_critical_instant(tasks: list[Task]) -> None:
+    """Fully preemptive, released together, no jitter: the scheduler reaches every bound."""
+    preemptive = with_thresholds(tasks, [t.priority for t in tasks])  # type: ignore[misc]
+    result = analyze(preemptive)
+    worst, _ = simulate(preemptive, [0] * len(tasks), 2 * result.hyperperiod)
+    for r, seen in zip(result.tasks, worst, strict=True):
+        if r.response is not None:
+            assert seen == r.response, (r.name, seen, r.response)
+
+
 @st.composite
 def planted(draw: st.DrawFn, n_max: int = 6, preemptive: bool = False) -> list[Task]:
     """Sets where thresholds matter: a random threshold assignment is planted and every
