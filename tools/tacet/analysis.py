@@ -118,28 +118,31 @@ POLICIES = ("rm", "dm", "audsley")
 
 # ---- the figures behind default_overheads --------------------------------------------------
 
-# bench/cm_switch prints instructions counted by QEMU -icount shift=5 (32 ns each) while the
-# mps2 boards' tc_cycles() clock runs at 25 MHz (40 ns): 1.25 instructions per cycle.
-_QEMU_INSTRUCTIONS_PER_CYCLE = Fraction(5, 4)
+# bench/cm_switch prints instructions counted by QEMU -icount shift=5: 2^5 ns each of virtual
+# time (the mps2 boards' tc_cycles() clock runs at 25 MHz, 40 ns: 1.25 instructions per cycle).
+_QEMU_NS_PER_INSTRUCTION = 32
+_MPS2_CLOCK_HZ = 25_000_000
 # Case (b) of bench/cm_switch, in hundredths of an instruction: one switch of a preemption by
 # a semaphore give to a higher-priority thread and of its take back (service, decision,
 # PendSV). Printed by the command in docs/analysis.md, "Default overheads".
 _CM_SWITCH_B = {"qemu-m3": 16902, "qemu-m4": 17600}
 
 
-def _cycles_from_instructions_x100(x100: int) -> int:
-    return math.ceil(Fraction(x100, 100) / _QEMU_INSTRUCTIONS_PER_CYCLE)
+def _cycles_from_instructions_x100(x100: int, clock_hz: int) -> int:
+    ns = Fraction(x100, 100) * _QEMU_NS_PER_INSTRUCTION
+    return math.ceil(ns * clock_hz / 1_000_000_000)
 
 
-def default_overheads(target: str) -> Overheads:
+def default_overheads(target: str, clock_hz: int = _MPS2_CLOCK_HZ) -> Overheads:
     """The kernel's overheads on ``target`` ("sim", "qemu-m3", "qemu-m4") when no measurement
     of the target is at hand.
 
     - qemu-m3 / qemu-m4: ``switch`` is case (b) of bench/cm_switch (169.02 and 176.00
       instructions per switch: the give that makes a higher-priority thread ready or the take
-      that blocks it again, the scheduler's choice and PendSV), converted to cycles of the
-      boards' 25 MHz tc_cycles() clock (1.25 instructions per cycle under -icount shift=5) and
-      rounded up: 136 and 141 cycles. ``release`` is 0: no benchmark in the repository measures
+      that blocks it again, the scheduler's choice and PendSV), turned into time as QEMU runs
+      them (32 ns per instruction under -icount shift=5) and into cycles of ``clock_hz``, the
+      clock the task set's times are counted in, rounded up: at the boards' 25 MHz tc_cycles()
+      clock, 136 and 141 cycles. ``release`` is 0: no benchmark in the repository measures
       the tick's wake-up path yet; the thread-level part of a release (making the thread ready,
       the choice) is inside ``switch``.
     - sim: 0 and 0: the sim port charges tc_sim_set_switch_cost() cycles per switch, 0 unless
@@ -154,13 +157,15 @@ def default_overheads(target: str) -> Overheads:
         )
     if target in _CM_SWITCH_B:
         x100 = _CM_SWITCH_B[target]
-        cycles = _cycles_from_instructions_x100(x100)
+        if not _is_int(clock_hz) or clock_hz < 1:
+            raise AnalysisError(f"the clock must be a positive integer of Hz (got {clock_hz!r})")
+        cycles = _cycles_from_instructions_x100(x100, clock_hz)
         return Overheads(
             cycles,
             0,
             f"bench/cm_switch on {target} (QEMU -icount shift=5): case (b) "
-            f"{x100 // 100}.{x100 % 100:02d} instructions per switch = {cycles} cycles of the "
-            "25 MHz tc_cycles() clock; release not measured (0)",
+            f"{x100 // 100}.{x100 % 100:02d} instructions per switch = {cycles} cycles of a "
+            f"{clock_hz:,} Hz clock; release not measured (0)",
         )
     raise AnalysisError(
         f"no default overheads for target {target!r} (known: sim, qemu-m3, qemu-m4)"

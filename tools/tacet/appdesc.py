@@ -291,6 +291,13 @@ class App:
             if t.timed
         ]  # type: ignore[arg-type]
 
+    def overheads(self) -> analysis.Overheads:
+        """The kernel's overheads on the first target, in cycles of the board's clock."""
+        try:
+            return analysis.default_overheads(self.target, self.board.clock_hz)
+        except analysis.AnalysisError as error:
+            raise DescriptionError([f"{self.display}:1: targets: {error.message}"]) from None
+
     def resolve(self, overheads: analysis.Overheads | None = None) -> list[analysis.Task]:
         """``tasks()`` with every priority and threshold filled in: the ``auto`` ones by the
         analysis (``assign_priorities`` with ``policy``, then ``assign_thresholds``), a
@@ -300,28 +307,14 @@ class App:
         tasks = self.tasks()
         if not self.needs_analysis:
             return tasks
-        needed = ("assign_priorities", "assign_thresholds", "default_overheads", "AnalysisError")
-        missing = [name for name in needed if not hasattr(analysis, name)]
-        if missing:
-            raise DescriptionError(
-                [
-                    f"{self.display}:{self.threads_line}: threads: `auto` needs the analysis "
-                    f"(tacet.analysis.{missing[0]} is missing in this version of the tools); "
-                    "give explicit priorities and thresholds"
-                ]
-            )
         if overheads is None:
-            overheads = analysis.default_overheads(self.target)  # type: ignore[attr-defined]
+            overheads = self.overheads()
         follows = {t.name for t in self.threads if t.timed and t.threshold_default}
         try:
-            tasks = analysis.assign_priorities(  # type: ignore[attr-defined]
-                tasks, self.policy, overheads, self.priorities
-            )
+            tasks = analysis.assign_priorities(tasks, self.policy, overheads, self.priorities)
             tasks = [replace(t, threshold=t.priority) if t.name in follows else t for t in tasks]
-            tasks = analysis.assign_thresholds(  # type: ignore[attr-defined]
-                tasks, overheads, self.priorities
-            )
-        except analysis.AnalysisError as error:  # type: ignore[attr-defined]
+            tasks = analysis.assign_thresholds(tasks, overheads, self.priorities)
+        except analysis.AnalysisError as error:
             raise DescriptionError(
                 [f"{self.display}:{self.threads_line}: threads: {error.message}"]
             ) from None

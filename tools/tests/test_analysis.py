@@ -344,6 +344,14 @@ def test_default_overheads_come_from_cm_switch() -> None:
     assert "tc_sim_set_switch_cost" in sim.source
     with pytest.raises(AnalysisError, match="no default overheads for target 'qemu-m7'"):
         default_overheads("qemu-m7")
+    # In the cycles of the clock a description counts in: 169.02 instructions of 32 ns are
+    # 5,408.64 ns, 270.4 cycles at 50 MHz, 0.0054 at 1 kHz (a whole cycle, rounded up).
+    assert default_overheads("qemu-m3", 50_000_000).switch == 271
+    assert default_overheads("qemu-m3", 1_000).switch == 1
+    assert "1,000 Hz" in default_overheads("qemu-m3", 1_000).source
+    for bad in (0, -5, 2.5, True):
+        with pytest.raises(AnalysisError, match="clock must be a positive integer"):
+            default_overheads("qemu-m4", bad)  # type: ignore[arg-type]
 
 
 def test_switch_bound_and_hyperperiod() -> None:

@@ -273,7 +273,7 @@ def test_auto_takes_the_analysis_choice(tmp_path: Path, monkeypatch: pytest.Monk
     fake = FakeAnalysis()
     monkeypatch.setattr(analysis, "assign_priorities", fake.assign_priorities, raising=False)
     monkeypatch.setattr(analysis, "assign_thresholds", fake.assign_thresholds, raising=False)
-    monkeypatch.setattr(analysis, "default_overheads", lambda target: "oh", raising=False)
+    monkeypatch.setattr(analysis, "default_overheads", lambda *_: "oh")
     monkeypatch.setattr(analysis, "AnalysisError", type("E", (Exception,), {}), raising=False)
     app = load_text(tmp_path, AUTO + "policy: rm\nkernel: {priorities: 64}\n")
     threads = {t.name: t for t in app.resolved_threads()}
@@ -299,25 +299,13 @@ def test_auto_error_from_the_analysis(tmp_path: Path, monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(analysis, "assign_priorities", fail, raising=False)
     monkeypatch.setattr(analysis, "assign_thresholds", fail, raising=False)
-    monkeypatch.setattr(analysis, "default_overheads", lambda target: None, raising=False)
+    monkeypatch.setattr(analysis, "default_overheads", lambda *_: None)
     monkeypatch.setattr(analysis, "AnalysisError", Failure, raising=False)
     with pytest.raises(DescriptionError) as info:
         load_text(tmp_path, AUTO).resolved_threads()
     assert info.value.errors == ["app.yaml:3: threads: unschedulable: fast misses by 3 cycles"]
 
 
-def test_auto_without_the_analysis(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delattr(analysis, "assign_priorities", raising=False)
-    app = load_text(tmp_path, AUTO)
-    with pytest.raises(DescriptionError) as info:
-        app.resolved_threads()
-    assert info.value.errors[0].startswith("app.yaml:3: threads: `auto` needs the analysis")
-    # Explicit priorities and thresholds need no analysis at all.
-    explicit = load_text(tmp_path, AUTO.replace("auto", "3"))
-    assert [t.priority for t in explicit.resolved_threads()] == [3, 3, 7, 9]
-
-
-@pytest.mark.skipif(not hasattr(analysis, "resolve"), reason="the analysis is not merged yet")
 def test_auto_with_the_real_analysis(tmp_path: Path) -> None:
     app = load_text(tmp_path, AUTO)
     threads = {t.name: t for t in app.resolved_threads()}
@@ -327,8 +315,11 @@ def test_auto_with_the_real_analysis(tmp_path: Path) -> None:
     assert threads["slow"].threshold == threads["slow"].priority
     for t in threads.values():
         assert t.threshold <= t.priority  # type: ignore[operator]
-    result = analysis.analyze(app.resolve(), analysis.default_overheads(app.target))  # type: ignore[attr-defined]
+    result = analysis.analyze(app.resolve(), app.overheads())
     assert result.schedulable
+    # Explicit priorities and thresholds need no analysis at all.
+    explicit = load_text(tmp_path, AUTO.replace("auto", "3"))
+    assert [t.priority for t in explicit.resolved_threads()] == [3, 3, 7, 9]
 
 
 # ---- tacet_add_app: the build regenerates when the description changes -------------------
