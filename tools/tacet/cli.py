@@ -14,7 +14,19 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from tacet import __version__, build, config, conformance, lint, misra, run, size, test, trace
+from tacet import (
+    __version__,
+    analyze,
+    build,
+    config,
+    conformance,
+    lint,
+    misra,
+    run,
+    size,
+    test,
+    trace,
+)
 from tacet.errors import TacetError
 
 SUBCOMMANDS: tuple[ModuleType, ...] = (
@@ -27,6 +39,7 @@ SUBCOMMANDS: tuple[ModuleType, ...] = (
     misra,
     trace,
     config,
+    analyze,
 )
 
 
