@@ -73,14 +73,14 @@ def _us(cycles: int | None, clock_hz: int) -> float | None:
 
 
 def _time(cycles: int | None, clock_hz: int) -> str:
-    """A time in the unit that suits it, to the microsecond (a cycle, if that is finer)."""
+    """A time in the unit that suits it, with three decimals at most (--json has cycles)."""
     us = _us(cycles, clock_hz)
     if us is None:
         return "-"
-    for unit, scale in (("s", 1_000_000), ("ms", 1000)):
-        if abs(us) >= scale:
-            return f"{us / scale:.6f}".rstrip("0").rstrip(".") + f" {unit}"
-    return f"{us:.3f}".rstrip("0").rstrip(".") + " us"
+    for unit, scale in (("s", 1_000_000), ("ms", 1000), ("us", 1)):
+        if abs(us) >= scale or unit == "us":
+            return f"{us / scale:.3f}".rstrip("0").rstrip(".") + f" {unit}"
+    raise AssertionError  # unreachable: "us" always matches
 
 
 def handle(args: argparse.Namespace) -> int:
