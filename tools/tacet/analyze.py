@@ -1,8 +1,9 @@
 """``tacet analyze APP.yaml``: schedulability of a system description.
 
 Loads and checks the description (tacet.appdesc), fills the priorities and thresholds it
-leaves to the analysis (``auto``: tacet.analysis.resolve, as ``tacet config`` does, so the
-figures are those of the code it generates), and prints per periodic thread its priority,
+leaves to the analysis (``auto``: chosen as ``tacet config`` chooses them, with the overheads
+of the description's first target, so the figures are those of the code it generates; the
+overheads charged in the analysis are --target's), and prints per periodic thread its priority,
 threshold, worst-case response time against its deadline, the blocking it can suffer, the
 preemptions and context switches the thresholds allow, then the non-preemptive groups and the
 stack they save. ``--json`` prints the same as JSON; ``--explain THREAD`` the busy-period
@@ -88,7 +89,9 @@ def handle(args: argparse.Namespace) -> int:
     if args.policy:
         app = replace(app, policy=args.policy)
     overheads = _overheads(app, args)
-    tasks = app.resolve(overheads)
+    # The `auto` values as `tacet config` chooses them (the overheads of the description's
+    # first target), whatever --target says: the code analysed is the code generated.
+    tasks = app.resolve()
     if not tasks:
         raise TacetError(
             f"{app.display}: no periodic or sporadic thread to analyse (give a thread a period)"
