@@ -16,7 +16,7 @@ is named, with by how much), 1 for a description or an option in error.
 import argparse
 import json
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from rich.console import Console
 from rich.table import Table
@@ -63,6 +63,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=handle)
 
 
+class _View(NamedTuple):
+    """A result with what the table and the JSON show beside it."""
+
+    app: App
+    result: analysis.Result
+    tasks: dict[str, analysis.Task]  # by name, as analysed
+    auto_priority: set[str]  # threads whose priority the analysis chose
+    auto_threshold: set[str]
+    others: list[str]  # threads without a period: not analysed
+
+
 def _overheads(app: App, args: argparse.Namespace) -> analysis.Overheads:
     if args.no_overheads:
         return analysis.Overheads(0, 0, "none (--no-overheads)")
@@ -104,31 +115,23 @@ def handle(args: argparse.Namespace) -> int:
             print(line)
         return 0
     result = analysis.analyze(tasks, overheads, app.priorities)
-    by_name = {t.name: t for t in tasks}
-    clock = app.board.clock_hz
+    view = _View(app, result, {t.name: t for t in tasks}, auto_priority, auto_threshold, others)
     if args.json:
-        print(json.dumps(_json(app, result, by_name, auto_priority, auto_threshold, others),
-                         indent=2))  # fmt: skip
+        print(json.dumps(_json(view), indent=2))
     else:
-        _print(app, result, by_name, auto_priority, auto_threshold, others)
+        _print(view)
     failed = next((r for r in result.tasks if not r.schedulable), None)
     if failed is not None:
         raise TacetError(
             f"{app.display}: not schedulable: {failed.name}: {failed.reason} "
-            f"(cycles of the {clock:,} Hz clock)",
+            f"(cycles of the {app.board.clock_hz:,} Hz clock)",
             status=UNSCHEDULABLE,
         )
     return 0
 
 
-def _json(  # noqa: PLR0917 (the one view of a result, as _print takes it)
-    app: App,
-    result: analysis.Result,
-    tasks: dict[str, analysis.Task],
-    auto_priority: set[str],
-    auto_threshold: set[str],
-    others: list[str],
-) -> dict[str, Any]:
+def _json(view: "_View") -> dict[str, Any]:
+    app, result, tasks, auto_priority, auto_threshold, others = view
     clock = app.board.clock_hz
     threads = []
     for r in result.tasks:
@@ -178,14 +181,8 @@ def _json(  # noqa: PLR0917 (the one view of a result, as _print takes it)
     }
 
 
-def _print(  # noqa: PLR0917
-    app: App,
-    result: analysis.Result,
-    tasks: dict[str, analysis.Task],
-    auto_priority: set[str],
-    auto_threshold: set[str],
-    others: list[str],
-) -> None:
+def _print(view: "_View") -> None:
+    app, result, tasks, auto_priority, auto_threshold, others = view
     console = Console(highlight=False, width=max(Console().width, 120))
     clock = app.board.clock_hz
     console.print(

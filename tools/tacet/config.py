@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from tacet import appgen
-from tacet.appdesc import App, Thread, load
+from tacet.appdesc import OBJECT_KINDS, App, Thread, load
 from tacet.repo import is_repo_root
 
 
@@ -59,20 +59,7 @@ def _time(cycles: int | None, clock_hz: int) -> str:
 
 
 def summary(console: Console, app: App, threads: list[Thread]) -> None:
-    counts = [
-        (len(getattr(app, key)), word)
-        for key, word in (
-            ("semaphores", "semaphore"),
-            ("mutexes", "mutex"),
-            ("event_groups", "event group"),
-            ("queues", "queue"),
-            ("message_ports", "message port"),
-            ("block_pools", "block pool"),
-            ("byte_pools", "byte pool"),
-            ("hisrs", "HISR"),
-            ("timers", "timer"),
-        )
-    ]
+    counts = [(len(getattr(app, key)), word) for key, word in OBJECT_KINDS if key != "threads"]
     objects = ", ".join(
         f"{n} {word}{'es' if n != 1 and word.endswith('x') else 's' if n != 1 else ''}"
         for n, word in counts

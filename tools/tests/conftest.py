@@ -3,6 +3,8 @@
 import os
 import shutil
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -66,3 +68,15 @@ def tool_env() -> dict[str, str]:
     tools = str(REPO / "tools")
     env["PYTHONPATH"] = os.pathsep.join(p for p in (tools, env.get("PYTHONPATH")) if p)
     return env
+
+
+def run_config(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``python -m tacet config ARGV`` from this source tree, in ``cwd``, output captured."""
+    return subprocess.run(
+        [sys.executable, "-m", "tacet", "config", *argv],
+        cwd=cwd,
+        env=tool_env(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )

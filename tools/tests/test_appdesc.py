@@ -6,15 +6,13 @@ text in it (so that the cases stay readable), the field is spelled as the messag
 """
 
 import json
-import subprocess
-import sys
 import textwrap
 from fractions import Fraction
 from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import REPO, tool_env
+from conftest import REPO, run_config
 
 from tacet import analysis, appdesc
 from tacet.appdesc import DescriptionError
@@ -791,17 +789,6 @@ def test_the_repository_descriptions_are_good(path: Path) -> None:
 
 
 # ---- tacet config on bad input: one line per error, no traceback -------------------------
-
-
-def run_config(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tacet", "config", *argv],
-        cwd=cwd,
-        env=tool_env(),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
 
 
 @pytest.mark.parametrize(
