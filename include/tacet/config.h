@@ -35,6 +35,17 @@
 #define TC_TRACE 0
 #endif
 
+/* Energy accounting and power policies (include/tacet/power.h, docs/energy.md): 1 counts the
+ * cycles of every context, of idle and of the switch path per operating point; 0 compiles
+ * all of it out, leaving the kernel byte for byte what it is without the feature. It needs
+ * the counters (TC_STATS). TC_POWER_POINTS is the most operating points a table may have. */
+#ifndef TC_POWER
+#define TC_POWER 0
+#endif
+#ifndef TC_POWER_POINTS
+#define TC_POWER_POINTS 8
+#endif
+
 /* Stack painting, high-water mark and the overflow check at each switch. */
 #ifndef TC_STACK_CHECK
 #define TC_STACK_CHECK 1
@@ -68,6 +79,13 @@
 
 #if TC_PRIORITIES != 32 && TC_PRIORITIES != 64 && TC_PRIORITIES != 256 && TC_PRIORITIES != 1024
 #error "TC_PRIORITIES must be 32, 64, 256 or 1024"
+#endif
+
+#if TC_POWER && !TC_STATS
+#error "TC_POWER counts cycles with the counters: it needs TC_STATS=1"
+#endif
+#if TC_POWER_POINTS < 1 || TC_POWER_POINTS > 16
+#error "TC_POWER_POINTS must be 1 to 16"
 #endif
 
 #endif /* TACET_CONFIG_H */
