@@ -162,6 +162,9 @@ tc_status TC_BODY(tc_hisr_delete)(tc_hisr *h)
   tc__list_remove(&tc__k.hisrs, &h->created_node);
   h->magic = 0;
   h->ctx.magic = 0;
+#if TC_POWER
+  tc__power_forget(&h->ctx);
+#endif
   tc__unlock(s);
   return TC_OK;
 }

@@ -70,6 +70,29 @@
   } while (0)
 #endif
 
+#if TC_POWER
+#include "tacet/power.h"
+/* The operating points and what was counted at each (power.c). */
+typedef struct {
+  tc_opp points[TC_POWER_POINTS];
+  unsigned n;          /* 0: no table installed */
+  double c_eff, p_static;
+  unsigned point;      /* in force */
+  unsigned policy;
+  unsigned busy;       /* the point for contexts under every policy but load scaling */
+  unsigned set;        /* tc_power_set_point's */
+  uint8_t classes[TC_LOAD_CLASSES];
+  bool scaled;         /* the port changes its clock (false: accounted by the model only) */
+  uint64_t idle[TC_POWER_POINTS];    /* idle cycles per point */
+  uint64_t deleted[2][TC_POWER_POINTS]; /* cycles of deleted threads [0] and HISRs [1] */
+  tc_list tasks;       /* declared periodic tasks (tc_power_task), by period then priority */
+  unsigned floor;      /* TC_POLICY_STATIC's point, the speed TC_POLICY_RT_DVS allocates at */
+  uint64_t elapsed[TC_POWER_POINTS]; /* every cycle per point, up to `since` */
+  uint64_t since;      /* TC_PORT_CYCLES() when `elapsed` was last brought up to date */
+  uint64_t changes;
+} tc__power_state;
+#endif
+
 typedef struct {
   /* Scheduling. */
   tc_thread *current;    /* the thread the kernel has handed the CPU to (NULL: idle) */
@@ -120,10 +143,18 @@ typedef struct {
   /* Counters. */
   tc_kernel_stats_t stats;
   uint32_t stamp;               /* TC_PORT_CYCLES32_DOWN() when the current context's run time
-                                   was last accounted (tc__stamp_advance) */
+                                   was last accounted (tc__stamp_advance), unless the port
+                                   keeps it (TC__STAMP) */
   uint64_t deleted_switches_in; /* counters of deleted threads, so the totals still agree */
   uint64_t deleted_preempted;
 
+#if TC_POWER
+  /* Energy (power.c). `power_off` is where in a context the low word of the cycle counter of
+   * the point in force lies, so that the switch adds to it with one load and one store. */
+  uint32_t power_off;
+  bool power_by_thread; /* TC_POLICY_LOAD_SCALING: a switch may change the point */
+  tc__power_state power;
+#endif
 #if TC_TRACE
   /* The event trace (trace.c): the header of the buffer recorded into, NULL when not
    * recording (the one test of a trace point); its event slots; the last buffer enabled,
@@ -138,6 +169,14 @@ typedef struct {
 } tc_kernel;
 
 extern tc_kernel tc__k;
+
+/* Where the stamp is kept: in the port's switch state when its switch code stores it
+ * (TC_PORT_STAMP, tacet/port.h), else in the kernel's. */
+#ifdef TC_PORT_STAMP
+#define TC__STAMP TC_PORT_STAMP
+#else
+#define TC__STAMP tc__k.stamp
+#endif
 
 /* The hot core of the scheduler and the switch commit (below) is C99 `inline`: a service's
  * common path carries it, decision and commit in one function. A build optimised for size
@@ -469,6 +508,36 @@ void tc__trace_tick(void);
 
 /* ---- counters (stats.c) ----------------------------------------------------------------- */
 
+#if TC_POWER
+/* power.c: the context `to` (NULL: idle) is about to run: the point the policy gives it. */
+void tc__power_switch(const tc_thread *to);
+/* power.c: the state of a fresh kernel (tc_kernel_init), the start and the end of a run
+ * (tc_kernel_start; the end only on the sim port). */
+void tc__power_reset(void);
+void tc__power_start(void);
+void tc__power_stop(void);
+/* power.c: a thread or HISR is deleted: its cycles stay in the totals. */
+void tc__power_forget(tc_thread *c);
+#endif
+
+/* The points of a switch (TC_POWER), after the outgoing context's cycles went to the point
+ * in force: every scaling policy changes it when idle begins or ends, load scaling also
+ * between threads (of different classes). Each sits in a branch the switch takes anyway, so
+ * that a switch between threads pays one test. */
+#if TC_POWER
+#define TC_POWER_IDLE_EDGE(to)                                        \
+  do {                                                                \
+    if (tc__k.power.policy != TC_POLICY_FIXED) tc__power_switch(to); \
+  } while (0)
+#define TC_POWER_THREAD_EDGE(to)                          \
+  do {                                                    \
+    if (tc__k.power_by_thread) tc__power_switch(to);      \
+  } while (0)
+#else
+#define TC_POWER_IDLE_EDGE(to) ((void)0)
+#define TC_POWER_THREAD_EDGE(to) ((void)0)
+#endif
+
 /* Make tc__k.next current and hand the CPU to it through the port: the single place where a
  * context switch is accounted and the outgoing stack is checked. tc__commit() is the inline
  * body, for the hot paths of the services; tc__switch_commit() the same out of line. */
@@ -483,14 +552,33 @@ void tc__account_idle_jump(uint64_t cycles);
 TC_HOT uint32_t tc__stamp_advance(void)
 {
   uint32_t now = TC_PORT_CYCLES32_DOWN();
-  uint32_t ran = tc__k.stamp - now; /* the clock counts down */
-  tc__k.stamp = now;
+  uint32_t ran = TC__STAMP - now; /* the clock counts down */
+  TC__STAMP = now;
   return ran;
+}
+/* The counters a switch adds to: with TC_POWER those of the point in force, which lie at
+ * offset tc__k.power_off in the context. */
+TC_HOT struct tc_counts *tc__counts(tc_thread *c)
+{
+#if TC_POWER
+  return (struct tc_counts *)(void *)((uint8_t *)c + tc__k.power_off);
+#else
+  return &c->counts[0];
+#endif
 }
 /* A context ran `ran` more cycles. */
 TC_HOT void tc__add_cycles(tc_thread *c, uint32_t ran)
 {
-  if (__builtin_add_overflow(c->cycles_lo, ran, &c->cycles_lo)) c->cycles_hi++;
+  struct tc_counts *k = tc__counts(c);
+  if (__builtin_add_overflow(k->cycles_lo, ran, &k->cycles_lo)) k->cycles_hi++;
+}
+/* Idle ran `ran` more cycles. */
+TC_HOT void tc__add_idle(uint32_t ran)
+{
+  tc__k.stats.idle_cycles += ran;
+#if TC_POWER
+  tc__k.power.idle[tc__k.power.point] += ran;
+#endif
 }
 /* The CPU is switched away from context `c`, which ran `ran` cycles since the last
  * accounting: the two counters of every switch, one pair of adjacent words. */
@@ -498,13 +586,25 @@ TC_HOT void tc__count_out(tc_thread *c, uint32_t ran)
 {
   /* Both words stored together (STRD where the core has it); a carry is tested after the
    * store, from the flags or the zero it leaves. */
-  uint32_t n = c->switches_out + 1u, r;
-  bool carry = __builtin_add_overflow(c->cycles_lo, ran, &r);
-  c->switches_out = n;
-  c->cycles_lo = r;
-  if (carry) c->cycles_hi++;
+  struct tc_counts *k = tc__counts(c);
+#if TC_POWER
+  /* At a run-time offset, the pair is loaded and stored as one doubleword (LDRD/STRD), which
+   * the compiler does not pair by itself there. Little-endian: switches_out is the low half. */
+  uint64_t pair;
+  memcpy(&pair, k, sizeof pair);
+  uint32_t n = (uint32_t)pair + 1u, r;
+  bool carry = __builtin_add_overflow((uint32_t)(pair >> 32), ran, &r);
+  pair = (uint64_t)r << 32 | n;
+  memcpy(k, &pair, sizeof pair);
+#else
+  uint32_t n = k->switches_out + 1u, r;
+  bool carry = __builtin_add_overflow(k->cycles_lo, ran, &r);
+  k->switches_out = n;
+  k->cycles_lo = r;
+#endif
+  if (carry) k->cycles_hi++;
   /* cppcheck-suppress knownConditionTrueFalse ; n wraps to 0 every 2^32 switches */
-  if (n == 0) c->switches_out_hi++;
+  if (n == 0) k->switches_out_hi++;
 }
 /* Add the cycles since the last accounting to the current context (or to idle). */
 TC_HOT void tc__account_run_time(void)
@@ -513,12 +613,15 @@ TC_HOT void tc__account_run_time(void)
   if (tc__k.current != NULL)
     tc__add_cycles(tc__k.current, ran);
   else
-    tc__k.stats.idle_cycles += ran;
+    tc__add_idle(ran);
 }
 /* `c`'s switches away, made whole from the two words the switch path keeps. */
 static inline uint64_t tc__switches_out(const tc_thread *c)
 {
-  return (uint64_t)c->switches_out_hi << 32 | c->switches_out;
+  uint64_t n = 0;
+  for (unsigned p = 0; p < sizeof c->counts / sizeof c->counts[0]; p++)
+    n += (uint64_t)c->counts[p].switches_out_hi << 32 | c->counts[p].switches_out;
+  return n;
 }
 /* An idle gap ended with the context that went idle: that was no switch (stats.c). */
 void tc__uncount_out(tc_thread *c);
@@ -635,11 +738,17 @@ TC_HOT void tc__commit_state(tc_thread *from, tc_thread *to)
     else
       from->left++;
   } else {
-    tc__k.stats.idle_cycles += ran;
+    tc__add_idle(ran);
     if (to != NULL && to == tc__k.last_ran) tc__uncount_out(to);
+    TC_POWER_IDLE_EDGE(to);
   }
   /* Only a context that goes idle not ready can come back as no switch. */
-  if (to == NULL) tc__k.last_ran = from != NULL && from->state != TC_READY ? from : NULL;
+  if (to == NULL) {
+    tc__k.last_ran = from != NULL && from->state != TC_READY ? from : NULL;
+    TC_POWER_IDLE_EDGE(NULL);
+  } else {
+    TC_POWER_THREAD_EDGE(to);
+  }
 #endif
 #if TC_STACK_PAINT_GUARD
   if (from != NULL && !tc__guard_top_intact(from)) tc_stack_overflow_hook(from);
@@ -673,6 +782,7 @@ TC_HOT void tc__commit_thread_to_thread(tc_thread *from, tc_thread *to)
   tc__count_out(from, tc__stamp_advance());
   from->last_preempted_by = to;
 #endif
+  TC_POWER_THREAD_EDGE(to);
 #if TC_STACK_PAINT_GUARD
   if (!tc__guard_top_intact(from)) tc_stack_overflow_hook(from);
 #endif

@@ -441,6 +441,9 @@ void tc_kernel_init(void)
   memset(&tc__k, 0, sizeof tc__k);
   tc__time_init();
   TC_PORT_INIT();
+#if TC_POWER
+  tc__power_reset();
+#endif
 }
 
 int tc_kernel_start(void)
@@ -448,14 +451,20 @@ int tc_kernel_start(void)
   (void)tc__lock();
   tc__k.started = true;
 #if TC_STATS
-  tc__k.stamp = TC_PORT_CYCLES32_DOWN();
+  TC__STAMP = TC_PORT_CYCLES32_DOWN();
   tc__k.last_ran = NULL;
+#endif
+#if TC_POWER
+  tc__power_start();
 #endif
   tc__sched_reschedule(false);
   int code = TC_PORT_START();
   /* Only the sim port returns: close the books on the context that was running, which runs
    * no more. */
   tc__account_end_of_run();
+#if TC_POWER
+  tc__power_stop();
+#endif
   tc__k.started = false;
   tc__k.current = NULL;
   return code;

@@ -68,7 +68,9 @@ TC_NO_ASAN bool tc__stack_guard_intact(const tc_thread *t)
 /* The external definitions of the inline switch commit (internal.h). */
 extern inline bool tc__guard_top_intact(const tc_thread *t);
 extern inline uint32_t tc__stamp_advance(void);
+extern inline struct tc_counts *tc__counts(tc_thread *c);
 extern inline void tc__add_cycles(tc_thread *c, uint32_t ran);
+extern inline void tc__add_idle(uint32_t ran);
 extern inline void tc__count_out(tc_thread *c, uint32_t ran);
 extern inline void tc__account_run_time(void);
 extern inline void tc__commit_state(tc_thread *from, tc_thread *to);
@@ -77,13 +79,16 @@ extern inline void tc__commit_thread_to_thread(tc_thread *from, tc_thread *to);
 
 void tc__switch_commit(void) { tc__commit(); }
 
-_Static_assert(offsetof(tc_thread, cycles_lo) == offsetof(tc_thread, switches_out) + 4,
+_Static_assert(offsetof(struct tc_counts, cycles_lo) == offsetof(struct tc_counts, switches_out) + 4,
                "tc__count_out stores the two counters of a switch as one pair");
 
 void tc__uncount_out(tc_thread *c)
 {
-  /* It went idle not ready, so both counts of that switch away are taken back. */
-  if (c->switches_out-- == 0) c->switches_out_hi--;
+  /* It went idle not ready, so both counts of that switch away are taken back. (With TC_POWER
+   * from the counters of the point in force, which may not be the point it went idle at: only
+   * the sum over the points is reported, and it is exact modulo 2^64.) */
+  struct tc_counts *k = tc__counts(c);
+  if (k->switches_out-- == 0) k->switches_out_hi--;
   c->left--;
 }
 
@@ -94,9 +99,11 @@ void tc__thread_counters(const tc_thread *c, uint64_t *switches_in, uint64_t *pr
   uint64_t out = tc__switches_out(c);
   *switches_in = out + (c == tc__k.current);
   *preempted = out - c->left;
-  *cycles = (uint64_t)c->cycles_hi << 32 | c->cycles_lo;
+  *cycles = 0;
+  for (unsigned p = 0; p < sizeof c->counts / sizeof c->counts[0]; p++)
+    *cycles += (uint64_t)c->counts[p].cycles_hi << 32 | c->counts[p].cycles_lo;
   /* The current context's run so far. */
-  if (c == tc__k.current) *cycles += (uint32_t)(tc__k.stamp - TC_PORT_CYCLES32_DOWN());
+  if (c == tc__k.current) *cycles += (uint32_t)(TC__STAMP - TC_PORT_CYCLES32_DOWN());
 #else
   (void)c;
   *switches_in = *preempted = *cycles = 0; /* not counted */
@@ -120,7 +127,7 @@ void tc__account_switch_cycles(uint64_t cycles)
 {
 #if TC_STATS
   tc__k.stats.switch_cycles += cycles;
-  tc__k.stamp -= (uint32_t)cycles; /* not run time of any context */
+  TC__STAMP -= (uint32_t)cycles; /* not run time of any context */
 #else
   (void)cycles;
 #endif
@@ -131,7 +138,10 @@ void tc__account_idle_jump(uint64_t cycles)
 #if TC_STATS
   tc__account_run_time();
   tc__k.stats.idle_cycles += cycles;
-  tc__k.stamp -= (uint32_t)cycles;
+#if TC_POWER
+  tc__k.power.idle[tc__k.power.point] += cycles;
+#endif
+  TC__STAMP -= (uint32_t)cycles;
 #else
   (void)cycles;
 #endif

@@ -106,6 +106,9 @@ tc_status TC_BODY(tc_thread_create)(tc_thread *t, const char *name, void (*entry
   uintptr_t lo = tc__stack_bottom(stack);
   uintptr_t hi = tc__stack_top(stack, stack_size);
   memset(t, 0, sizeof *t);
+#if TC_POWER
+  t->power_class = TC_LOAD_NORMAL; /* an HISR's context stays in TC_LOAD_HIGH (0) */
+#endif
   t->name = name;
   t->entry = entry;
   t->arg = arg;
@@ -147,6 +150,9 @@ tc_status TC_BODY(tc_thread_delete)(tc_thread *t)
   tc__thread_counters(t, &in, &preempted, &cycles);
   tc__k.deleted_switches_in += in;
   tc__k.deleted_preempted += preempted;
+#if TC_POWER
+  tc__power_forget(t);
+#endif
   tc__unlock(s);
   return TC_OK;
 }

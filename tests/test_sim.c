@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "tacet/sim.h"
+#include "internal.h"
 #include "tct.h"
 
 static tc_thread th[4];
@@ -90,15 +91,15 @@ static void run_turns(bool preset, tc_thread_info_t *l, tc_kernel_stats_t *k)
   OK(tc_thread_create(L, "a", worker_yields, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
   OK(tc_thread_create(H, "b", worker_yields, NULL, TCT_STACK(1), 5, 5, 0, TC_AUTO_START));
   if (preset) {
-    L->switches_out = 0xFFFFFFFBu; /* five switches away from L before the carry */
-    L->cycles_lo = 0xFFFFFFFFu - 2500u;
+    tc__counts(L)->switches_out = 0xFFFFFFFBu; /* five switches away from L before the carry */
+    tc__counts(L)->cycles_lo = 0xFFFFFFFFu - 2500u;
   }
   CHECK_EQ(tct_run_kernel(), 0);
   OK(tc_thread_info(L, l));
   tc_kernel_stats(k);
   if (preset) {
-    CHECK_EQ(L->switches_out_hi, 1);
-    CHECK_EQ(L->cycles_hi, 1);
+    CHECK_EQ(tc__counts(L)->switches_out_hi, 1);
+    CHECK_EQ(tc__counts(L)->cycles_hi, 1);
   }
 }
 

@@ -471,8 +471,8 @@ static void counters_of_a_long_life(void *arg)
   (void)arg;
   tc_thread_info_t before, after;
   unsigned s = tc_interrupt_disable();
-  A->cycles_lo = UINT32_MAX - 1000u;
-  A->switches_out = UINT32_MAX; /* the next switch away carries into the high word */
+  tc__counts(A)->cycles_lo = UINT32_MAX - 1000u;
+  tc__counts(A)->switches_out = UINT32_MAX; /* the next switch away carries into the high word */
   tc_interrupt_restore(s);
   OK(tc_thread_info(A, &before));
   /* Run time past the wrap of the low word, across ticks that account it. */

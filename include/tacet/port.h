@@ -81,6 +81,24 @@
  *                               bracket is open and the kernel started), then switches. Only
  *                               the last decision is committed, so the counters stay exact.
  *                               (Cortex-M: PendSV does it.)
+ *   TC_PORT_SET_CLOCK(hz)       (TC_POWER) with interrupts masked, at a change of operating
+ *                               point: run the CPU at `hz` from now on, keeping the tick's
+ *                               period in time (its period in cycles follows the clock), and
+ *                               evaluate to true; false when the board cannot change its
+ *                               clock, and then the point is accounted by the energy model
+ *                               alone (tc_energy_report_t.modelled). Default: false.
+ *   TC_PORT_TICK_ELAPSED()      (TC_POWER) uint64_t, cycles of the current clock since the last
+ *                               tick: the DVS policy then knows the time to a deadline to the
+ *                               cycle. Default: undefined, and the policy counts the current
+ *                               tick as spent, which errs on the safe side (a faster point).
+ *   TC_PORT_STAMP               (TC_POWER) a uint32_t lvalue in which the kernel keeps the
+ *                               TC_PORT_CYCLES32_DOWN() reading of its last accounting of run
+ *                               time, for a port whose switch code stores a fresh reading
+ *                               there as its last act before the incoming context runs: the
+ *                               cycles from the commit to there are then the switch path's,
+ *                               charged to no context (tc_energy_report_t.switching). Without
+ *                               it the kernel keeps the stamp and those cycles are charged to
+ *                               the incoming context, as without TC_POWER.
  *   TC_PORT_SIGNAL_PENDING(t)   with interrupts masked, from tc_signal_send(): `t`, another
  *                               thread than the sender, has signals pending and must run its
  *                               signal handlers before it goes on (see tc__signal_deliver
@@ -179,6 +197,9 @@ struct tc_thread;
 #endif
 #ifndef TC_PORT_CYCLES32_DOWN
 #define TC_PORT_CYCLES32_DOWN() (~(uint32_t)TC_PORT_CYCLES())
+#endif
+#ifndef TC_PORT_SET_CLOCK
+#define TC_PORT_SET_CLOCK(hz) ((void)(hz), false)
 #endif
 #if defined(TC_PORT_IN_ISR) && !defined(TC_PORT_SWITCH_LATER)
 #error "port contract: a port that defines TC_PORT_IN_ISR() must define TC_PORT_SWITCH_LATER()"

@@ -67,11 +67,27 @@ typedef struct tc_thread {
   uint8_t signal_state;    /* signal.c: handler running, it interrupted a wait, abort asked */
   /* Counters (TC_STATS), kept as cheaply as a switch allows: a switch away from the thread
    * adds to the two low words (adjacent: one load and one store of the pair), a carry to the
-   * high words is the rare case, and the rest is derived when asked (kernel/stats.c). */
-  uint32_t switches_out, cycles_lo;   /* times switched away from; time run (tc_cycles units) */
-  uint32_t switches_out_hi, cycles_hi;
+   * high words is the rare case, and the rest is derived when asked (kernel/stats.c). With
+   * TC_POWER there is a set per operating point, and a switch adds to the set of the point in
+   * force; the thread's counts are the sums. */
+  struct tc_counts {
+    uint32_t switches_out, cycles_lo; /* times switched away from; time run (tc_cycles units) */
+    uint32_t switches_out_hi, cycles_hi;
+  } counts[TC_POWER ? TC_POWER_POINTS : 1];
   uint64_t left;                      /* switches away while not ready, or at the end of a run */
   struct tc_thread *last_preempted_by;
+#if TC_POWER
+  /* Energy (kernel/power.c): the load class and, for a task declared periodic, its timing
+   * and the state of the cycle-conserving DVS. */
+  uint8_t power_class;
+  tc_node power_node;      /* in the kernel's list of declared tasks */
+  uint32_t power_period;   /* ticks; 0: not a declared task */
+  uint32_t power_deadline; /* the tick its current job's deadline falls on */
+  uint64_t power_wcet;     /* cycles */
+  uint64_t power_left;     /* the current job's work not yet done, at most (c_left) */
+  uint64_t power_alloc;    /* of that, the work allocated before the next deadline (d) */
+  uint64_t power_mark;     /* its cycles run when these were last brought up to date */
+#endif
 #if TC_TRACE
   uint32_t trace_stack_used;     /* the stack high water the trace last reported (bytes) */
   const uint32_t *trace_stack_mark; /* the word below it, compared at each switch away */

@@ -128,6 +128,8 @@ enum {
                                size: seen at a switch away from it */
   TC_TRACE_EV_YIELD,        /* ctx gives its turn away: a0 1 yield, 2 end of its time slice */
   TC_TRACE_EV_ENABLE,       /* tracing (re)started: a0 the mode */
+  TC_TRACE_EV_POWER,        /* the operating point changed (TC_POWER): a0 its index, a1 its
+                               frequency (Hz), a2 its voltage (mV) */
 };
 
 /* Service events: the call's context; a0 the object (0 when the service takes none), a1 and

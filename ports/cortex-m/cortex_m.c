@@ -16,6 +16,10 @@
 
 #include "cm_private.h"
 #include "internal.h"
+
+#if TC_POWER
+_Static_assert(offsetof(tc_cm_switch_state, stamp) == 20, "pendsv.S stores the stamp there");
+#endif
 #include "tacet/cortex_m.h"
 
 /* System control block, SysTick. */

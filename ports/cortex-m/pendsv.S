@@ -29,6 +29,7 @@
  * through the signal trampoline once it is saved.
  */
 #include "tacet_cm_guard.h"
+#include "tacet_board.h"
 
         .syntax unified
         .thumb
@@ -44,6 +45,9 @@
  * splits the save, EXC_RETURN first: a save that does not fit then faults on its first
  * write, in the region, instead of writing its lowest word below it (STMDB writes upwards).
  */
+#if TC_POWER
+#define STAMP_OFFSET 20 /* tc__cm_sw.stamp, the kernel's stamp (cortex_m.c asserts it) */
+#endif
 #if TC_MPU_STACK_GUARD
 #define MPU_RBAR 0xE000ED9C
 #define GUARD_OFFSET 8 /* tc_cm_context.guard */
@@ -71,6 +75,13 @@ PendSV_Handler:
         str     r1, [r3]                /* cur = next */
         cbnz    r2, 2f                  /* a handler's decision, signals: C first (rare) */
 1:
+#if TC_POWER
+        /* The switch path's cycles are no context's (tc_energy_report: switching): the stamp
+         * the kernel took when it committed the switch moves to here. */
+        ldr     r2, =TC_BOARD_CYCLES32_DOWN_ADDR
+        ldr     r2, [r2]
+        str     r2, [r3, #STAMP_OFFSET] /* r3 = &tc__cm_sw still */
+#endif
 #if TC_MPU_STACK_GUARD
         ldr     r2, [r1, #GUARD_OFFSET] /* the guard follows `cur` */
         ldr     r3, =MPU_RBAR

@@ -11,6 +11,7 @@
 #include "tacet/sim.h"
 
 unsigned tc__sim_irq_masked = 1;
+uint32_t tc__sim_hz = TC_SIM_CPU_HZ;
 uint64_t tc__sim_now;
 uint64_t tc__sim_next_event = UINT64_MAX;
 
@@ -237,6 +238,37 @@ uint64_t tc_sim_now(void) { return tc__sim_now; }
 
 uint64_t tc_sim_cycles_per_tick(void) { return sim.cycles_per_tick; }
 
+/* `cycles` from now at the old clock take as long as the result at the new one (rounded up:
+ * an event never comes early). */
+static uint64_t rescale(uint64_t cycles, uint32_t from_hz, uint32_t to_hz)
+{
+  unsigned __int128 n = (unsigned __int128)cycles * to_hz;
+  return (uint64_t)((n + from_hz - 1) / from_hz);
+}
+
+bool tc__sim_set_clock(uint32_t hz)
+{
+  if (hz == tc__sim_hz) return true;
+  /* Every pending event keeps its time: the tick and the raised interrupts come as many
+   * cycles of the new clock later as fit in the time that was left. */
+  if (sim.next_tick > tc__sim_now) sim.next_tick = tc__sim_now + rescale(sim.next_tick - tc__sim_now, tc__sim_hz, hz);
+  for (unsigned i = 0; i < sim.n_irq; i++)
+    if (sim.irq[i].at > tc__sim_now) sim.irq[i].at = tc__sim_now + rescale(sim.irq[i].at - tc__sim_now, tc__sim_hz, hz);
+  tc__sim_hz = hz;
+  sim.cycles_per_tick = hz / TC_TICK_HZ != 0 ? hz / TC_TICK_HZ : 1;
+  update_next_event();
+  return true;
+}
+
+uint64_t tc__sim_tick_elapsed(void)
+{
+  if (!sim.ticking || sim.next_tick <= tc__sim_now) return 0;
+  uint64_t left = sim.next_tick - tc__sim_now;
+  return left < sim.cycles_per_tick ? sim.cycles_per_tick - left : 0;
+}
+
+uint64_t tc_sim_tick_elapsed(void) { return tc__sim_tick_elapsed(); }
+
 void tc_sim_set_switch_cost(uint64_t cycles) { sim.switch_cost = cycles; }
 
 /* ---- kernel hooks ----------------------------------------------------------------------- */
@@ -286,6 +318,7 @@ static void trace_write(void)
 void tc__sim_init(void)
 {
   memset(&sim, 0, sizeof sim);
+  tc__sim_hz = TC_SIM_CPU_HZ;
   sim.cycles_per_tick = (uint64_t)TC_SIM_CPU_HZ / TC_TICK_HZ;
   tc__sim_now = 0;
   tc__sim_next_event = UINT64_MAX;

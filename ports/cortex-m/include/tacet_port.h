@@ -67,6 +67,10 @@ typedef struct {
   tc_cm_context *deliver; /* non-NULL: a context that was live when it was signalled, to divert
                              once PendSV has saved it (TC_PORT_SIGNAL_PENDING) */
   uint32_t commit_later;  /* a handler's decision waits for PendSV to commit it (cortex_m.c) */
+#if TC_POWER
+  uint32_t stamp;         /* the kernel's stamp (TC_PORT_STAMP): PendSV stores the clock here
+                             as it loads the incoming context */
+#endif
 } tc_cm_switch_state;
 
 extern tc_cm_switch_state tc__cm_sw;
@@ -174,5 +178,8 @@ _Noreturn void tc__cm_panic(const char *msg, const char *detail);
 #define TC_PORT_SIGNAL_PENDING(t)   tc__cm_signal_pending(t)
 #define TC_PORT_IN_ISR()            (tc__cm_ipsr() != 0u)
 #define TC_PORT_SWITCH_LATER()      tc__cm_switch_later()
+#if TC_POWER
+#define TC_PORT_STAMP               tc__cm_sw.stamp /* PendSV stores it (pendsv.S) */
+#endif
 
 #endif /* TACET_PORT_CORTEX_M_H */

@@ -79,7 +79,14 @@ static inline void tc__sim_irq_restore(unsigned s)
 #define TC_PORT_SWITCH(from, to)    tc__sim_switch((from), (to))
 #define TC_PORT_START()             tc__sim_start()
 #define TC_PORT_CYCLES()            tc__sim_now
-#define TC_PORT_CYCLES_HZ()         ((uint32_t)TC_SIM_CPU_HZ)
+#define TC_PORT_CYCLES_HZ()         tc__sim_hz
+/* The clock follows the operating point (TC_POWER): the same cycles take longer at a lower
+ * frequency, and a tick is as long in time, so more or fewer cycles. */
+extern uint32_t tc__sim_hz;
+bool tc__sim_set_clock(uint32_t hz);
+uint64_t tc__sim_tick_elapsed(void);
+#define TC_PORT_SET_CLOCK(hz)       tc__sim_set_clock(hz)
+#define TC_PORT_TICK_ELAPSED()      tc__sim_tick_elapsed()
 #define TC_PORT_PANIC(msg, detail)  tc__sim_panic((msg), (detail))
 
 #endif /* TACET_PORT_SIM_H */

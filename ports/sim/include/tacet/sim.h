@@ -20,8 +20,14 @@ void tc_sim_consume(uint64_t cycles);
 /* Virtual cycles since tc_kernel_init(). */
 uint64_t tc_sim_now(void);
 
-/* Virtual cycles per system tick (TC_SIM_CPU_HZ / TC_TICK_HZ). */
+/* Virtual cycles per system tick: the clock (TC_SIM_CPU_HZ, or with TC_POWER the frequency
+ * of the operating point in force) / TC_TICK_HZ. A change of point keeps the tick's period in
+ * time, and the time left to every pending event (the tick, tc_sim_irq_at). */
 uint64_t tc_sim_cycles_per_tick(void);
+
+/* Cycles since the last tick, at the current clock: with tc_tick_get(), the virtual time to
+ * the cycle whatever the clock did (a deadline at tick D is met at tick D with 0 here). */
+uint64_t tc_sim_tick_elapsed(void);
 
 /* Raise a simulated interrupt at virtual cycle `cycle`: the port calls `lisr` between
  * tc_isr_enter() and tc_isr_exit() (the handler itself must not call them). Interrupts due

@@ -29,6 +29,10 @@
 #define TC_MPS2_TIMER1_IRQ    9u
 #define TC_MPS2_DUALTIMER_IRQ 10u
 
+/* The address of timer 0's count (below), for the switch code in assembly (pendsv.S). */
+#define TC_BOARD_CYCLES32_DOWN_ADDR 0x40000004
+
+#ifndef __ASSEMBLER__
 /* CMSDK APB timer registers. */
 typedef struct {
   volatile unsigned ctrl;      /* bit 0 enable, bit 3 interrupt enable */
@@ -43,6 +47,7 @@ typedef struct {
 /* tc_cycles() counting down, modulo 2^32: timer 0 as it is, one load. The switch path accounts
  * run time with it (tacet/port.h, TC_PORT_CYCLES32_DOWN). */
 #define TC_BOARD_CYCLES32_DOWN() ((unsigned)TC_MPS2_TIMER0->value)
+#endif /* __ASSEMBLER__ */
 
 /* A run on these boards is a program with an end: when no thread is ready and no timeout is
  * pending, nothing but an external interrupt could continue it, and tc_kernel_start()

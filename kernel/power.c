@@ -1,0 +1,592 @@
+/*
+ * Operating points, energy accounting and power policies (include/tacet/power.h,
+ * docs/energy.md).
+ *
+ * The switch path only adds integers: the outgoing context's cycles go to the counter of the
+ * point in force (tc__add_cycles, at tc__k.power_off), idle's to idle's. Everything else is
+ * here, off that path: a point change closes the books of the old point (the running
+ * context's cycles so far, the elapsed cycles per point), the policies choose points, and the
+ * report turns cycles into joules. The switch path's own cycles are not counted as such: they
+ * are what no context and not idle ran, the elapsed cycles of each point less everything
+ * charged, so that the parts add up to the whole by construction and the one thing measured
+ * apart is the switch (the port leaves those cycles out: TC_PORT_SWITCH_STAMP, or the sim
+ * port's switch cost).
+ */
+#include <string.h>
+
+#include "internal.h"
+
+#if TC_POWER
+
+#define PW (tc__k.power)
+
+static uint32_t lo_offset(unsigned point)
+{
+  return (uint32_t)(offsetof(tc_thread, counts) + point * sizeof(struct tc_counts));
+}
+
+void tc__power_reset(void) { tc__k.power_off = lo_offset(0); }
+
+void tc__power_start(void)
+{
+  memset(PW.elapsed, 0, sizeof PW.elapsed);
+  PW.since = TC_PORT_CYCLES();
+}
+
+/* (a * b) / c rounded down, without overflow for a * b past 2^64 when b and c fit 32 bits. */
+static uint64_t muldiv(uint64_t a, uint32_t b, uint32_t c)
+{
+  return (a / c) * b + (a % c) * b / c;
+}
+
+/* ---- accounting ------------------------------------------------------------------------- */
+
+/* Bring the books up to date at `now`: the running context's cycles, the elapsed cycles of
+ * the point in force. Lock held. */
+static void close_books(void)
+{
+  if (!tc__k.started) return;
+  tc__account_run_time();
+  uint64_t now = TC_PORT_CYCLES();
+  PW.elapsed[PW.point] += now - PW.since;
+  PW.since = now;
+}
+
+void tc__power_stop(void) { close_books(); }
+
+/* Put point `p` in force. Lock held. */
+static void apply(unsigned p)
+{
+  if (p == PW.point) return;
+  close_books();
+  PW.point = p;
+  tc__k.power_off = lo_offset(p);
+  PW.changes++;
+  (void)TC_PORT_SET_CLOCK(PW.points[p].freq_hz);
+  TC_TRACE_EVENT(TC_TRACE_EV_POWER, p, PW.points[p].freq_hz, PW.points[p].millivolt);
+}
+
+/* The point the policy gives context `to` (NULL: idle). */
+static unsigned point_for(const tc_thread *to)
+{
+  if (PW.policy == TC_POLICY_LOAD_SCALING)
+    return PW.classes[to != NULL ? to->power_class : TC_LOAD_IDLE];
+  if (to == NULL && PW.policy != TC_POLICY_FIXED) return 0;
+  return PW.busy;
+}
+
+void tc__power_switch(const tc_thread *to) { apply(point_for(to)); }
+
+/* The policy's point for what runs now. Before the start nothing runs: the first switch
+ * applies the point of the first context. Lock held. */
+static void enforce(void)
+{
+  if (tc__k.started)
+    apply(point_for(tc__k.current));
+  else
+    apply(PW.policy == TC_POLICY_LOAD_SCALING ? PW.classes[TC_LOAD_NORMAL] : PW.busy);
+}
+
+static void context_cycles(const tc_thread *c, uint64_t out[TC_POWER_POINTS])
+{
+  for (unsigned p = 0; p < TC_POWER_POINTS; p++)
+    out[p] = (uint64_t)c->counts[p].cycles_hi << 32 | c->counts[p].cycles_lo;
+}
+
+void tc__power_forget(tc_thread *c)
+{
+  uint64_t cycles[TC_POWER_POINTS];
+  context_cycles(c, cycles);
+  uint64_t *kept = PW.deleted[(c->flags & TC_TF_HISR) != 0];
+  for (unsigned p = 0; p < TC_POWER_POINTS; p++) kept[p] += cycles[p];
+  if (c->power_period != 0) tc__list_remove(&PW.tasks, &c->power_node);
+}
+
+static uint64_t total_cycles(const tc_thread *c)
+{
+  uint64_t cycles[TC_POWER_POINTS], sum = 0;
+  context_cycles(c, cycles);
+  for (unsigned p = 0; p < TC_POWER_POINTS; p++) sum += cycles[p];
+  return sum;
+}
+
+/* Cycles into joules: dynamic C_eff V^2 N, static P t (power.h). */
+static void energy_of(const uint64_t cycles[TC_POWER_POINTS], tc_energy_t *e)
+{
+  memset(e, 0, sizeof *e);
+  for (unsigned p = 0; p < PW.n; p++) {
+    double n = (double)cycles[p], volts = PW.points[p].millivolt / 1000.0;
+    e->cycles[p] = cycles[p];
+    e->total_cycles += cycles[p];
+    e->seconds += n / PW.points[p].freq_hz;
+    e->dynamic_joules += PW.c_eff * volts * volts * n;
+  }
+  e->static_joules = PW.p_static * e->seconds;
+  e->joules = e->dynamic_joules + e->static_joules;
+}
+
+/* ---- the table and the simple policies -------------------------------------------------- */
+
+static bool table_valid(const tc_opp *points, unsigned n)
+{
+  if (points == NULL || n == 0 || n > TC_POWER_POINTS) return false;
+  for (unsigned i = 0; i < n; i++) {
+    if (points[i].freq_hz == 0 || points[i].millivolt == 0) return false;
+    if (i > 0 && (points[i].freq_hz <= points[i - 1].freq_hz ||
+                  points[i].millivolt < points[i - 1].millivolt))
+      return false;
+  }
+  return true;
+}
+
+tc_status tc_power_init(const tc_opp *points, unsigned n, double c_eff_farad, double p_static_watt)
+{
+  TC_ARG_CHECK(table_valid(points, n), TC_INVALID);
+  TC_ARG_CHECK(__builtin_isfinite(c_eff_farad) && c_eff_farad > 0.0, TC_INVALID);
+  TC_ARG_CHECK(__builtin_isfinite(p_static_watt) && p_static_watt >= 0.0, TC_INVALID);
+  TC_ARG_CHECK(!tc__k.started, TC_CALLER_ERROR);
+  unsigned s = tc__lock();
+  memcpy(PW.points, points, n * sizeof *points);
+  PW.n = n;
+  PW.c_eff = c_eff_farad;
+  PW.p_static = p_static_watt;
+  PW.policy = TC_POLICY_FIXED;
+  PW.busy = PW.set = PW.floor = n - 1;
+  memset(PW.classes, (int)(n - 1), sizeof PW.classes);
+  PW.point = n - 1;
+  tc__k.power_off = lo_offset(n - 1);
+  PW.changes = 0;
+  PW.scaled = TC_PORT_SET_CLOCK(points[n - 1].freq_hz);
+  /* Counters of a run before the table (there is none before the start) start from zero:
+   * cycles counted at point 0 of no table belong to no point of this one. */
+  const tc_node *node = tc__k.threads.head;
+  if (node != NULL) {
+    do {
+      tc_thread *t = TC_CONTAINER_OF(node, tc_thread, created_node);
+      /* Keep the switches, move the run time to the highest point. */
+      uint64_t switches = tc__switches_out(t);
+      memset(t->counts, 0, sizeof t->counts);
+      t->counts[n - 1].switches_out = (uint32_t)switches;
+      t->counts[n - 1].switches_out_hi = (uint32_t)(switches >> 32);
+      node = node->next;
+    } while (node != tc__k.threads.head);
+  }
+  tc__unlock(s);
+  return TC_OK;
+}
+
+tc_status tc_power_set_point(unsigned index)
+{
+  TC_ARG_CHECK(index < PW.n, TC_INVALID);
+  TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
+  unsigned s = tc__lock();
+  PW.set = index;
+  if (PW.policy == TC_POLICY_FIXED || PW.policy == TC_POLICY_IDLE_SCALING) {
+    PW.busy = index;
+    enforce();
+  }
+  tc__unlock(s);
+  return TC_OK;
+}
+
+tc_status tc_power_classes(const uint8_t points[TC_LOAD_CLASSES])
+{
+  TC_ARG_CHECK(PW.n != 0 && points != NULL, TC_INVALID);
+  for (unsigned c = 0; c < TC_LOAD_CLASSES; c++) TC_ARG_CHECK(points[c] < PW.n, TC_INVALID);
+  TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
+  unsigned s = tc__lock();
+  memcpy(PW.classes, points, sizeof PW.classes);
+  if (PW.policy == TC_POLICY_LOAD_SCALING) enforce();
+  tc__unlock(s);
+  return TC_OK;
+}
+
+static bool thread_valid(const tc_thread *t) { return t != NULL && t->magic == TC_MAGIC_THREAD; }
+
+tc_status tc_power_thread_class(tc_thread *t, unsigned load_class)
+{
+  TC_ARG_CHECK(thread_valid(t) && load_class <= TC_LOAD_LOW, TC_INVALID);
+  TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
+  unsigned s = tc__lock();
+  t->power_class = (uint8_t)load_class;
+  if (PW.policy == TC_POLICY_LOAD_SCALING && PW.n != 0) enforce();
+  tc__unlock(s);
+  return TC_OK;
+}
+
+/* ---- periodic tasks: static scaling and cycle-conserving RM DVS ------------------------- */
+
+#define TASK_OF(node) TC_CONTAINER_OF(node, tc_thread, power_node)
+#define FOR_EACH_TASK(t)                                                                     \
+  for (const tc_node *n_ = PW.tasks.head, *first_ = n_; n_ != NULL;                          \
+       n_ = n_->next == first_ ? NULL : n_->next)                                            \
+    for (tc_thread *t = TASK_OF(n_); t != NULL; t = NULL)
+
+/* Cycles per tick and a task's period in cycles at point p, rounded down (the safe side). */
+static uint64_t tick_cycles(unsigned p) { return PW.points[p].freq_hz / TC_TICK_HZ; }
+static uint64_t period_cycles(const tc_thread *t, unsigned p)
+{
+  return muldiv(t->power_period, PW.points[p].freq_hz, TC_TICK_HZ);
+}
+
+static uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
+
+/* Response-time analysis with preemption thresholds (Wang and Saksena, RTCSA 1999) of
+ * declared task `i` at point p, in cycles at that point: true when every job of its level-i
+ * busy period ends by its deadline (the next release). Priorities and thresholds are the
+ * ones the application set (0 most urgent); a task of equal priority counts as higher before
+ * `i` starts (FIFO among equals) and cannot preempt it after. A busy period of more than
+ * BUSY_JOBS jobs is taken as infeasible (the safe side). */
+#define BUSY_JOBS 1000u
+static bool feasible_task(const tc_thread *i, unsigned p)
+{
+  const uint64_t T = period_cycles(i, p), C = i->power_wcet;
+  uint64_t B = 0;
+  FOR_EACH_TASK(j)
+  {
+    if (j->user_priority > i->user_priority && j->user_threshold <= i->user_priority &&
+        j->power_wcet > B)
+      B = j->power_wcet;
+  }
+  if (T == 0) return false;
+  /* The level-i busy period: i's own jobs and those of equal or higher priority. */
+  uint64_t L = B + C, prev;
+  do {
+    prev = L;
+    L = B;
+    FOR_EACH_TASK(j)
+    {
+      if (j->user_priority > i->user_priority) continue;
+      uint64_t Tj = period_cycles(j, p);
+      if (Tj == 0) return false;
+      L += ceil_div(prev, Tj) * j->power_wcet;
+    }
+    if (L > BUSY_JOBS * T) return false;
+  } while (L != prev);
+  uint64_t jobs = ceil_div(L, T);
+  for (uint64_t q = 0; q < jobs; q++) {
+    /* Start: blocking, q earlier jobs, and every job of higher (or equal) priority released
+     * up to the start. */
+    uint64_t S = B + q * C, s_prev;
+    do {
+      s_prev = S;
+      S = B + q * C;
+      FOR_EACH_TASK(j)
+      {
+        if (j == i || j->user_priority > i->user_priority) continue;
+        S += (1 + s_prev / period_cycles(j, p)) * j->power_wcet;
+      }
+      if (S > q * T + T) return false;
+    } while (S != s_prev);
+    /* Finish: once started, only tasks above i's threshold preempt it. */
+    uint64_t F = S + C, f_prev;
+    do {
+      f_prev = F;
+      F = S + C;
+      FOR_EACH_TASK(j)
+      {
+        if (j->user_priority >= i->user_threshold) continue;
+        uint64_t Tj = period_cycles(j, p);
+        F += (ceil_div(f_prev, Tj) - 1 - S / Tj) * j->power_wcet;
+      }
+      if (F > q * T + T) return false;
+    } while (F != f_prev);
+  }
+  return true;
+}
+
+static bool feasible(unsigned p)
+{
+  FOR_EACH_TASK(t)
+  {
+    if (!feasible_task(t, p)) return false;
+  }
+  return true;
+}
+
+/* The lowest point at which the declared tasks stay schedulable; PW.n when none is. */
+static unsigned lowest_feasible(void)
+{
+  unsigned p = 0;
+  while (p < PW.n && !feasible(p)) p++;
+  return p;
+}
+
+/* Charge every task the cycles it ran since the last call: its remaining work and its
+ * allocation go down by them (Pillai and Shin's "during task execution"). Lock held, books
+ * closed. */
+static void tasks_run(void)
+{
+  FOR_EACH_TASK(t)
+  {
+    uint64_t total = total_cycles(t), ran = total - t->power_mark;
+    t->power_mark = total;
+    t->power_left = t->power_left > ran ? t->power_left - ran : 0;
+    t->power_alloc = t->power_alloc > ran ? t->power_alloc - ran : 0;
+  }
+}
+
+/* Cycles at the highest point from now to the earliest deadline of a released job; false
+ * when a job is past its deadline with work left (then only the highest point will do). */
+static bool cycles_to_deadline(uint64_t *out)
+{
+  const unsigned top = PW.n - 1;
+  const uint32_t now = tc__k.tick;
+  bool any = false;
+  uint32_t first = 0;
+  FOR_EACH_TASK(t)
+  {
+    if (t->power_left == 0) continue;
+    int32_t ahead = (int32_t)(t->power_deadline - now);
+    if (ahead <= 0) return false;
+    if (!any || (uint32_t)ahead < first) first = (uint32_t)ahead;
+    any = true;
+  }
+  if (!any) {
+    *out = UINT64_MAX;
+    return true;
+  }
+  uint64_t cycles = (uint64_t)first * tick_cycles(top);
+#ifdef TC_PORT_TICK_ELAPSED
+  uint64_t spent = muldiv(TC_PORT_TICK_ELAPSED(), PW.points[top].freq_hz, PW.points[PW.point].freq_hz);
+#else
+  uint64_t spent = tick_cycles(top); /* the current tick counted as spent: the safe side */
+#endif
+  *out = cycles > spent ? cycles - spent : 0;
+  return true;
+}
+
+/* Cycle-conserving RM (Pillai and Shin, SOSP 2001, fig. 4): at a release, the cycles the
+ * static point would run before the next deadline are allocated to the jobs in RM order
+ * (the list's order: shortest period first); at every release and completion the point is
+ * the lowest that runs all allocated work by that deadline. */
+static void rt_dvs(bool release)
+{
+  uint64_t s_m;
+  unsigned p = PW.n - 1;
+  if (cycles_to_deadline(&s_m)) {
+    if (release && s_m != UINT64_MAX) {
+      uint64_t k = muldiv(s_m, PW.points[PW.floor].freq_hz, PW.points[PW.n - 1].freq_hz);
+      FOR_EACH_TASK(t)
+      {
+        t->power_alloc = t->power_left < k ? t->power_left : k;
+        k -= t->power_alloc;
+      }
+    }
+    uint64_t work = 0;
+    FOR_EACH_TASK(t) { work += t->power_alloc; }
+    if (s_m == UINT64_MAX) {
+      p = 0;
+    } else {
+      p = 0;
+      while (p < PW.n - 1 && work > muldiv(s_m, PW.points[p].freq_hz, PW.points[PW.n - 1].freq_hz)) p++;
+    }
+  }
+  PW.busy = p;
+  enforce();
+}
+
+tc_status tc_power_task(tc_thread *t, uint32_t period_ticks, uint64_t wcet_cycles)
+{
+  TC_ARG_CHECK(thread_valid(t), TC_INVALID);
+  TC_ARG_CHECK((period_ticks == 0) == (wcet_cycles == 0), TC_INVALID);
+  TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
+  unsigned s = tc__lock();
+  if (t->power_period != 0) tc__list_remove(&PW.tasks, &t->power_node);
+  t->power_period = period_ticks;
+  t->power_wcet = wcet_cycles;
+  t->power_left = t->power_alloc = 0;
+  t->power_mark = total_cycles(t);
+  if (period_ticks != 0) {
+    tc_node *pos = NULL;
+    FOR_EACH_TASK(u)
+    {
+      if (pos == NULL && (u->power_period > period_ticks ||
+                          (u->power_period == period_ticks && u->user_priority > t->user_priority)))
+        pos = &u->power_node;
+    }
+    tc__list_insert(&PW.tasks, pos, &t->power_node);
+  }
+  tc__unlock(s);
+  return TC_OK;
+}
+
+tc_status tc_power_release(tc_thread *t)
+{
+  TC_ARG_CHECK(thread_valid(t) && t->power_period != 0, TC_INVALID);
+  unsigned s = tc__lock();
+  close_books();
+  tasks_run();
+  t->power_left = t->power_wcet;
+  t->power_deadline = tc__k.tick + t->power_period;
+  if (PW.policy == TC_POLICY_RT_DVS) rt_dvs(true);
+  tc__unlock(s);
+  return TC_OK;
+}
+
+tc_status tc_power_complete(void)
+{
+  TC_ARG_CHECK(tc__in_thread(), TC_CALLER_ERROR);
+  tc_thread *t = tc__k.current;
+  TC_ARG_CHECK(t->power_period != 0, TC_INVALID);
+  unsigned s = tc__lock();
+  close_books();
+  tasks_run();
+  t->power_left = t->power_alloc = 0;
+  if (PW.policy == TC_POLICY_RT_DVS) rt_dvs(false);
+  tc__unlock(s);
+  return TC_OK;
+}
+
+tc_status tc_power_policy(unsigned policy)
+{
+  TC_ARG_CHECK(PW.n != 0 && policy <= TC_POLICY_RT_DVS, TC_INVALID);
+  TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
+  unsigned s = tc__lock();
+  unsigned floor = PW.n - 1;
+  if (policy == TC_POLICY_STATIC || policy == TC_POLICY_RT_DVS) {
+    floor = PW.tasks.head != NULL ? lowest_feasible() : PW.n;
+    if (floor == PW.n) {
+      tc__unlock(s);
+      return TC_NO_INSTANCE;
+    }
+  }
+  close_books();
+  tasks_run();
+  PW.policy = policy;
+  PW.floor = floor;
+  tc__k.power_by_thread = policy == TC_POLICY_LOAD_SCALING;
+  if (policy == TC_POLICY_RT_DVS) {
+    rt_dvs(true);
+  } else {
+    PW.busy = policy == TC_POLICY_STATIC ? floor : PW.set;
+    enforce();
+  }
+  tc__unlock(s);
+  return TC_OK;
+}
+
+/* ---- reports ---------------------------------------------------------------------------- */
+
+unsigned tc_power_point(void) { return PW.point; }
+
+const tc_opp *tc_power_points(unsigned *n)
+{
+  if (n != NULL) *n = PW.n;
+  return PW.n != 0 ? PW.points : NULL;
+}
+
+static void add_cycles(uint64_t sum[TC_POWER_POINTS], const uint64_t part[TC_POWER_POINTS])
+{
+  for (unsigned p = 0; p < TC_POWER_POINTS; p++) sum[p] += part[p];
+}
+
+/* The cycles and switches of every context of `list` (threads or HISRs). */
+static uint64_t list_cycles(const tc_list *list, size_t node_offset, uint64_t sum[TC_POWER_POINTS])
+{
+  uint64_t switches = 0;
+  const tc_node *n = list->head;
+  if (n == NULL) return 0;
+  do {
+    const tc_thread *c = (const tc_thread *)(const void *)((const char *)n - node_offset);
+    uint64_t cycles[TC_POWER_POINTS], in, preempted, total;
+    context_cycles(c, cycles);
+    add_cycles(sum, cycles);
+    tc__thread_counters(c, &in, &preempted, &total);
+    switches += in;
+    n = n->next;
+  } while (n != list->head);
+  return switches;
+}
+
+tc_status tc_energy_report(tc_energy_report_t *out)
+{
+  TC_ARG_CHECK(out != NULL && PW.n != 0, TC_INVALID);
+  TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
+  tc_kernel_stats_t ks;
+  tc_kernel_stats(&ks);
+  unsigned s = tc__lock();
+  close_books();
+  uint64_t elapsed[TC_POWER_POINTS], threads[TC_POWER_POINTS], hisrs[TC_POWER_POINTS],
+      switching[TC_POWER_POINTS];
+  memcpy(elapsed, PW.elapsed, sizeof elapsed);
+  memcpy(threads, PW.deleted[0], sizeof threads);
+  memcpy(hisrs, PW.deleted[1], sizeof hisrs);
+  (void)list_cycles(&tc__k.threads, offsetof(tc_thread, created_node), threads);
+  /* An HISR's context is its first member (tacet/hisr.h). */
+  uint64_t hisr_switches = list_cycles(&tc__k.hisrs, offsetof(tc_hisr, created_node), hisrs);
+  for (unsigned p = 0; p < TC_POWER_POINTS; p++)
+    switching[p] = elapsed[p] - threads[p] - hisrs[p] - PW.idle[p];
+  energy_of(elapsed, &out->total);
+  energy_of(threads, &out->threads);
+  energy_of(hisrs, &out->hisrs);
+  energy_of(PW.idle, &out->idle);
+  energy_of(switching, &out->switching);
+  out->context_switches = ks.context_switches + hisr_switches;
+  out->joules_per_switch =
+      out->context_switches != 0 ? out->switching.joules / (double)out->context_switches : 0.0;
+  out->point = PW.point;
+  out->policy = PW.policy;
+  out->point_changes = PW.changes;
+  out->modelled = !PW.scaled;
+  tc__unlock(s);
+  return TC_OK;
+}
+
+static tc_status context_energy(const tc_thread *c, tc_energy_t *out)
+{
+  TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
+  unsigned s = tc__lock();
+  close_books();
+  uint64_t cycles[TC_POWER_POINTS];
+  context_cycles(c, cycles);
+  energy_of(cycles, out);
+  tc__unlock(s);
+  return TC_OK;
+}
+
+tc_status tc_energy_thread(const tc_thread *t, tc_energy_t *out)
+{
+  TC_ARG_CHECK(out != NULL && PW.n != 0 && thread_valid(t), TC_INVALID);
+  return context_energy(t, out);
+}
+
+tc_status tc_energy_hisr(const tc_hisr *h, tc_energy_t *out)
+{
+  TC_ARG_CHECK(out != NULL && PW.n != 0 && h != NULL && h->magic == TC_MAGIC_HISR, TC_INVALID);
+  return context_energy(&h->ctx, out);
+}
+
+tc_status tc_energy_phase_begin(tc_energy_phase *phase)
+{
+  TC_ARG_CHECK(phase != NULL && PW.n != 0, TC_INVALID);
+  TC_ARG_CHECK(tc__in_thread(), TC_CALLER_ERROR);
+  unsigned s = tc__lock();
+  close_books();
+  memcpy(phase->system, PW.elapsed, sizeof phase->system);
+  context_cycles(tc__k.current, phase->own);
+  phase->thread = tc__k.current;
+  tc__unlock(s);
+  return TC_OK;
+}
+
+tc_status tc_energy_phase_end(tc_energy_phase *phase, tc_energy_t *system, tc_energy_t *own)
+{
+  TC_ARG_CHECK(phase != NULL && PW.n != 0, TC_INVALID);
+  TC_ARG_CHECK(tc__in_thread(), TC_CALLER_ERROR);
+  TC_ARG_CHECK(phase->thread == tc__k.current, TC_INVALID);
+  unsigned s = tc__lock();
+  close_books();
+  uint64_t sys[TC_POWER_POINTS], mine[TC_POWER_POINTS];
+  context_cycles(tc__k.current, mine);
+  for (unsigned p = 0; p < TC_POWER_POINTS; p++) {
+    sys[p] = PW.elapsed[p] - phase->system[p];
+    mine[p] -= phase->own[p];
+  }
+  if (system != NULL) energy_of(sys, system);
+  if (own != NULL) energy_of(mine, own);
+  tc__unlock(s);
+  return TC_OK;
+}
+
+#endif /* TC_POWER */
