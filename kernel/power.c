@@ -20,6 +20,9 @@
 
 #define PW (tc__k.power)
 
+static void put_in_force(unsigned p);
+static unsigned point_for(const tc_thread *to);
+
 static uint32_t lo_offset(unsigned point)
 {
   return (uint32_t)(offsetof(tc_thread, counts) + point * sizeof(struct tc_counts));
@@ -29,8 +32,12 @@ void tc__power_reset(void) { tc__k.power_off = lo_offset(0); }
 
 void tc__power_start(void)
 {
+  /* Until the first context runs the CPU is idle: at the idle point of the policy. The books
+   * open now, at that point. */
+  if (PW.n != 0) put_in_force(point_for(NULL));
   memset(PW.elapsed, 0, sizeof PW.elapsed);
   PW.since = TC_PORT_CYCLES();
+  TC__STAMP = TC_PORT_CYCLES32_DOWN();
 }
 
 /* (a * b) / c rounded down, without overflow for a * b past 2^64 when b and c fit 32 bits. */
@@ -54,16 +61,23 @@ static void close_books(void)
 
 void tc__power_stop(void) { close_books(); }
 
-/* Put point `p` in force. Lock held. */
-static void apply(unsigned p)
+/* Point `p` in force from now. Lock held. */
+static void put_in_force(unsigned p)
 {
   if (p == PW.point) return;
-  close_books();
   PW.point = p;
   tc__k.power_off = lo_offset(p);
   PW.changes++;
   (void)TC_PORT_SET_CLOCK(PW.points[p].freq_hz);
   TC_TRACE_EVENT(TC_TRACE_EV_POWER, p, PW.points[p].freq_hz, PW.points[p].millivolt);
+}
+
+/* The same, after the books of the point in force are closed. */
+static void apply(unsigned p)
+{
+  if (p == PW.point) return;
+  close_books();
+  put_in_force(p);
 }
 
 /* The point the policy gives context `to` (NULL: idle). */
@@ -326,8 +340,11 @@ static void tasks_run(void)
   }
 }
 
-/* Cycles at the highest point from now to the earliest deadline of a released job; false
- * when a job is past its deadline with work left (then only the highest point will do). */
+/* Cycles at the highest point from now to the next deadline of any task that has been
+ * released (a completed job's deadline is its task's next release, where the allocation is
+ * made again); false when a job is past its deadline with work left (then only the highest
+ * point will do). A deadline that falls on this tick with the job done is the release about
+ * to come, not the end of the window. */
 static bool cycles_to_deadline(uint64_t *out)
 {
   const unsigned top = PW.n - 1;
@@ -336,9 +353,10 @@ static bool cycles_to_deadline(uint64_t *out)
   uint32_t first = 0;
   FOR_EACH_TASK(t)
   {
-    if (t->power_left == 0) continue;
+    if (!t->power_released) continue;
     int32_t ahead = (int32_t)(t->power_deadline - now);
-    if (ahead <= 0) return false;
+    if (ahead <= 0 && t->power_left != 0) return false;
+    if (ahead <= 0) continue;
     if (!any || (uint32_t)ahead < first) first = (uint32_t)ahead;
     any = true;
   }
@@ -396,6 +414,7 @@ tc_status tc_power_task(tc_thread *t, uint32_t period_ticks, uint64_t wcet_cycle
   t->power_period = period_ticks;
   t->power_wcet = wcet_cycles;
   t->power_left = t->power_alloc = 0;
+  t->power_released = false;
   t->power_mark = total_cycles(t);
   if (period_ticks != 0) {
     tc_node *pos = NULL;
@@ -419,6 +438,7 @@ tc_status tc_power_release(tc_thread *t)
   tasks_run();
   t->power_left = t->power_wcet;
   t->power_deadline = tc__k.tick + t->power_period;
+  t->power_released = true;
   if (PW.policy == TC_POLICY_RT_DVS) rt_dvs(true);
   tc__unlock(s);
   return TC_OK;

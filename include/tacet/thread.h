@@ -83,6 +83,7 @@ typedef struct tc_thread {
   tc_node power_node;      /* in the kernel's list of declared tasks */
   uint32_t power_period;   /* ticks; 0: not a declared task */
   uint32_t power_deadline; /* the tick its current job's deadline falls on */
+  bool power_released;     /* a job has been released since it was declared */
   uint64_t power_wcet;     /* cycles */
   uint64_t power_left;     /* the current job's work not yet done, at most (c_left) */
   uint64_t power_alloc;    /* of that, the work allocated before the next deadline (d) */
