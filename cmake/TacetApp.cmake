@@ -24,6 +24,7 @@ endif()
 # What the generated code depends on besides the description.
 set(TACET_APP_GENERATOR
   ${TACET_APP_ROOT}/tools/tacet/appdesc.py
+  ${TACET_APP_ROOT}/tools/tacet/yamldoc.py
   ${TACET_APP_ROOT}/tools/tacet/appgen.py
   ${TACET_APP_ROOT}/tools/tacet/config.py
   ${TACET_APP_ROOT}/tools/tacet/analysis.py
