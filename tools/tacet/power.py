@@ -251,6 +251,12 @@ class _Checker:
 
     def build(self, path: Path, sha256: str) -> Table:
         d = self.data
+        if d["name"] != path.stem:
+            self.error(
+                ("name",),
+                f"{d['name']!r} is not the file's name, {path.stem!r}: a table is named as its "
+                "file (board.power and tacet_power_table name the file)",
+            )
         points = self.points()
         self.finite(("c_eff_farad",), d["c_eff_farad"])
         self.finite(("p_static_watt",), d["p_static_watt"])
@@ -331,11 +337,6 @@ def c_points(table: Table, indent: str = "  ") -> str:
         f"{indent}{{{p.hz}u, {p.millivolt}u}}, /* {p.name}: {p.hz / 1e6:g} MHz, {p.volts:g} V */\n"
         for p in table.points
     )
-
-
-def header_name(table: Table) -> str:
-    """The generated header's file name: tacet_power_<name>.h."""
-    return f"tacet_power_{table.c_name.lower()}.h"
 
 
 def header(table: Table, input_name: str) -> str:
