@@ -29,7 +29,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from tacet import analysis, yamldoc
+from tacet import analysis, power, yamldoc
+from tacet.errors import TacetError
 from tacet.targets import TARGETS
 from tacet.yamldoc import DescriptionError, Path_, raise_errors
 from tacet.yamldoc import suggest as _suggest
@@ -99,6 +100,7 @@ class Board:
     clock_hz: int
     operating_points: tuple[OperatingPoint, ...] = ()
     name: str | None = None
+    power: power.Table | None = None  # board.power: the table the points come from
 
 
 @dataclass(frozen=True)
@@ -353,8 +355,9 @@ def port_stack_minimum() -> dict[str, tuple[int, str]]:
 class _Builder:
     """Turns schema-valid data into an App, recording every rule it breaks."""
 
-    def __init__(self, source: yamldoc.Source) -> None:
+    def __init__(self, source: yamldoc.Source, path: Path) -> None:
         self.s = source
+        self.path = path
         self.data: dict[str, Any] = source.data
         board = self.data["board"]
         self.clock_hz: int = board["clock_hz"]
@@ -412,17 +415,43 @@ class _Builder:
 
     def board(self) -> Board:
         data = self.data["board"]
-        points = []
-        for i, p in enumerate(data.get("operating_points", [])):
-            if p["name"] in self.points:
-                self.error(
-                    ("board", "operating_points", i, "name"),
-                    f"operating point {p['name']!r} given twice",
-                )
-            point = OperatingPoint(p["name"], p["hz"], p.get("volts"))
-            self.points[point.name] = point
-            points.append(point)
-        return Board(self.clock_hz, tuple(points), data.get("name"))
+        table = self.power_table(data)
+        if table is not None:
+            given = [OperatingPoint(p.name, p.hz, p.volts) for p in table.points]
+        else:
+            given = []
+            for i, p in enumerate(data.get("operating_points", [])):
+                if any(p["name"] == other.name for other in given):
+                    self.error(
+                        ("board", "operating_points", i, "name"),
+                        f"operating point {p['name']!r} given twice",
+                    )
+                given.append(OperatingPoint(p["name"], p["hz"], p.get("volts")))
+        for point in given:
+            self.points.setdefault(point.name, point)
+        return Board(self.clock_hz, tuple(given), data.get("name"), table)
+
+    def power_table(self, data: dict[str, Any]) -> power.Table | None:
+        """The table board.power names (None without one, or when it cannot be used: each of
+        its errors is one of the description's, at board.power)."""
+        if "power" not in data:
+            return None
+        path: Path_ = ("board", "power")
+        if "operating_points" in data:
+            self.error(
+                path,
+                "give the operating points either inline (operating_points) or by a power "
+                "table (power), not both",
+            )
+            return None
+        try:
+            return power.load(power.locate(data["power"], self.path.parent))
+        except yamldoc.DescriptionError as error:
+            for message in error.errors:
+                self.error(path, f"the table has an error: {message}")
+        except TacetError as error:
+            self.error(path, error.message)
+        return None
 
     def stack(self, value: int, path: Path_) -> None:
         minima = port_stack_minimum()
@@ -719,6 +748,6 @@ def load(path: Path, display: str | None = None) -> App:
     source, raw = yamldoc.read(
         path, shown, schema(), "a description", "a mapping with at least board and threads"
     )
-    app = _Builder(source).build(Path(path), hashlib.sha256(raw).hexdigest())
+    app = _Builder(source, Path(path)).build(Path(path), hashlib.sha256(raw).hexdigest())
     raise_errors(source)
     return app

@@ -146,12 +146,22 @@ def locate(given: str, base: Path) -> Path:
 
 
 def display_name(path: Path) -> str:
-    """How messages and generated files name a table: relative to the repository when it
-    is inside it, else as given."""
+    """How messages name a table: relative to the repository when it is inside it, else as
+    given."""
     resolved = path.resolve()
     if resolved.is_relative_to(REPO):
         return resolved.relative_to(REPO).as_posix()
     return str(path)
+
+
+def generated_name(table: Table) -> str:
+    """How generated files name a table: relative to the repository when it is inside it,
+    else its file name (never an absolute path, which would make the output depend on where
+    the tree lies)."""
+    resolved = table.path.resolve()
+    if resolved.is_relative_to(REPO):
+        return resolved.relative_to(REPO).as_posix()
+    return resolved.name
 
 
 # ---- the rules beyond the schema -----------------------------------------------------------
@@ -468,7 +478,7 @@ def handle(args: argparse.Namespace) -> int:
     table = load(locate(args.table, Path.cwd()))
     if args.header is not None:
         args.header.parent.mkdir(parents=True, exist_ok=True)
-        args.header.write_text(header(table, table.display), encoding="utf-8", newline="\n")
+        args.header.write_text(header(table, generated_name(table)), encoding="utf-8", newline="\n")
         return 0
     table.figures(args.profile)  # an unknown profile is an error before anything is printed
     _summary(table, args.profile)
