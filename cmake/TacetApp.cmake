@@ -4,8 +4,8 @@
 # is compiled into <target> and the directory is on its include path (#include "tacet_app.h").
 # The description, the board power table it names (board.power, through a depfile) and the
 # generator's own sources are dependencies, so editing the YAML (or the generator) regenerates
-# the files and rebuilds what includes them. Several targets may
-# use one description: it is generated once.
+# the files and rebuilds what includes them. Several targets may use one description: it is
+# generated once.
 #
 # The generator runs in the repository's Python environment, .venv (make deps), from this
 # tree's tools/; TACET_PYTHON names another interpreter (it needs PyYAML and jsonschema).
@@ -32,6 +32,12 @@ set(TACET_APP_GENERATOR
   ${TACET_APP_ROOT}/tools/tacet/power.py
   ${TACET_APP_ROOT}/schema/tacet-app.schema.json
   ${TACET_APP_ROOT}/schema/tacet-power.schema.json)
+# Seen by tacet_add_app and tacet_power_table wherever they are called: a project that adds
+# Tacet with add_subdirectory calls them from its own directory scope, where the normal
+# variables set here do not reach.
+foreach(var TACET_APP_ROOT TACET_APP_PYTHON TACET_APP_GENERATOR)
+  set(${var} "${${var}}" CACHE INTERNAL "")
+endforeach()
 
 function(tacet_add_app target description)
   cmake_path(ABSOLUTE_PATH description BASE_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}

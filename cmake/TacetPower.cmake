@@ -11,7 +11,8 @@ set(TACET_POWER_GENERATOR
   ${TACET_APP_ROOT}/tools/tacet/power.py
   ${TACET_APP_ROOT}/tools/tacet/yamldoc.py
   ${TACET_APP_ROOT}/schema/tacet-power.schema.json
-  ${TACET_APP_ROOT}/include/tacet/config.h)
+  ${TACET_APP_ROOT}/include/tacet/config.h
+  CACHE INTERNAL "")
 
 function(tacet_power_table target board)
   if(board MATCHES "/" OR board MATCHES "\\.ya?ml$")

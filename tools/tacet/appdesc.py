@@ -445,7 +445,13 @@ class _Builder:
             )
             return None
         try:
-            return power.load(power.locate(data["power"], self.path.parent))
+            found = power.locate(data["power"], self.path.parent)
+            # Messages name a table of power/ from the repository, another one as the
+            # description's own name would reach it.
+            shown = power.display_name(found)
+            if not found.resolve().is_relative_to(power.TABLES):
+                shown = (Path(self.s.display).parent / data["power"]).as_posix()
+            return power.load(found, shown)
         except yamldoc.DescriptionError as error:
             for message in error.errors:
                 self.error(path, f"the table has an error: {message}")

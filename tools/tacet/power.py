@@ -475,7 +475,7 @@ def _summary(table: Table, profile: str | None) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    table = load(locate(args.table, Path.cwd()))
+    table = load(locate(args.table, Path()))
     if args.header is not None:
         args.header.parent.mkdir(parents=True, exist_ok=True)
         args.header.write_text(header(table, generated_name(table)), encoding="utf-8", newline="\n")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -248,6 +249,19 @@ def _duplicate(items: list[object]) -> str:
     return "an item"
 
 
+def _number_hint(types: list[str], instance: object) -> str:
+    """YAML 1.1 (PyYAML) reads 2e-10 or 1.5e3 as text: a number with an exponent needs a
+    decimal point and a signed exponent (2.0e-10, 1.5e+3)."""
+    if "number" not in types or not isinstance(instance, str):
+        return ""
+    if not re.fullmatch(r"[-+]?[0-9]*\.?[0-9]+[eE][-+]?[0-9]+", instance.strip()):
+        return ""
+    return (
+        " (YAML reads a number with an exponent as text unless it has a decimal point and a "
+        "signed exponent: 2.0e-10, 1.5e+3)"
+    )
+
+
 # Messages for one keyword's failure: (keyword, format of value, instance, expected).
 _SIMPLE: dict[str, str] = {
     "minimum": "{instance} is below the minimum, {value}",
@@ -276,7 +290,7 @@ def _schema_messages(error: ValidationError) -> list[Message]:
     elif kind == "type":
         names = value if isinstance(value, list) else [value]
         wanted = " or ".join(_TYPE_NAMES.get(name, name) for name in names)
-        text = f"expected {wanted}, got {show(instance)}"
+        text = f"expected {wanted}, got {show(instance)}" + _number_hint(names, instance)
     elif kind in ("enum", "const", "pattern"):
         choices = value if kind == "enum" else [value]
         wanted = expected or ", ".join(show(v) for v in choices)
