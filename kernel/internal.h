@@ -89,6 +89,7 @@ typedef struct {
   unsigned floor;      /* TC_POLICY_STATIC's point, the speed TC_POLICY_RT_DVS allocates at */
   uint64_t elapsed[TC_POWER_POINTS]; /* every cycle per point, up to `since` */
   uint64_t since;      /* TC_PORT_CYCLES() when `elapsed` was last brought up to date */
+  bool open;           /* a run is counted: from tc_kernel_start to its end */
   uint64_t changes;
 } tc__power_state;
 #endif

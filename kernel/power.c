@@ -38,6 +38,7 @@ void tc__power_start(void)
   memset(PW.elapsed, 0, sizeof PW.elapsed);
   PW.since = TC_PORT_CYCLES();
   TC__STAMP = TC_PORT_CYCLES32_DOWN();
+  PW.open = true;
 }
 
 /* (a * b) / c rounded down, without overflow for a * b past 2^64 when b and c fit 32 bits. */
@@ -52,14 +53,18 @@ static uint64_t muldiv(uint64_t a, uint32_t b, uint32_t c)
  * the point in force. Lock held. */
 static void close_books(void)
 {
-  if (!tc__k.started) return;
-  tc__account_run_time();
+  if (!PW.open) return;
+  if (tc__k.started) tc__account_run_time(); /* a stopping port may have cleared it first */
   uint64_t now = TC_PORT_CYCLES();
   PW.elapsed[PW.point] += now - PW.since;
   PW.since = now;
 }
 
-void tc__power_stop(void) { close_books(); }
+void tc__power_stop(void)
+{
+  close_books();
+  PW.open = false;
+}
 
 /* Point `p` in force from now. Lock held. */
 static void put_in_force(unsigned p)

@@ -166,6 +166,8 @@ static void handler_calls(void *arg)
   CHECK_EQ(tc_power_task(A, 10, 10), TC_CALLER_ERROR);
   CHECK_EQ(tc_power_complete(), TC_CALLER_ERROR);
   CHECK_EQ(tc_energy_report(&r), TC_CALLER_ERROR);
+  tc_energy_t e;
+  CHECK_EQ(tc_energy_thread(A, &e), TC_CALLER_ERROR);
   CHECK_EQ(tc_energy_phase_begin(&ph), TC_CALLER_ERROR);
   CHECK_EQ(tc_power_point(), NPOINTS - 1);
 }
@@ -395,6 +397,7 @@ static void static_scaling_picks_the_lowest_feasible_point(void)
   OK(tc_thread_create(B, "b", spin, NULL, TCT_STACK(1), 2, 2, 0, 0));
   /* a: 150 % of its period at 10 MHz, 75 % at 20 MHz. */
   OK(tc_power_task(A, 10, 75 * tick20 / 10));
+  OK(tc_power_release(A)); /* under static scaling a release changes nothing */
   OK(tc_power_policy(TC_POLICY_STATIC));
   CHECK_EQ(tc_power_point(), 1);
   /* b: R = C_b + 2 C_a = 1.0 of its period 20 at 20 MHz (exactly feasible) ... */

@@ -98,6 +98,7 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
     Configuration("cortex-m4f-mpuguard", CORTEX_M, (*CM4F, *OS, "TC_MPU_STACK_GUARD=1")),
     # The event trace compiled in (docs/trace.md), on both ports.
     Configuration("sim-trace", SIM, ("__x86_64__", "TC_TRACE=1")),
+    Configuration("sim-power", SIM, ("__x86_64__", "TC_POWER=1")),
     Configuration("cortex-m3-trace", CORTEX_M, (*CM3, "TC_TRACE=1")),
 )
 

@@ -52,6 +52,7 @@ KERNEL_EVENTS: dict[int, str] = {
     10: "STACK",
     11: "YIELD",
     12: "ENABLE",
+    13: "POWER",
 }
 EV = {name: number for number, name in KERNEL_EVENTS.items()}
 
