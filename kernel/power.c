@@ -121,12 +121,12 @@ void tc__power_forget(tc_thread *c)
   if (c->power_period != 0) tc__list_remove(&PW.tasks, &c->power_node);
 }
 
+/* Every cycle `c` has run, as tc_thread_info() reports it (stats.c). */
 static uint64_t total_cycles(const tc_thread *c)
 {
-  uint64_t cycles[TC_POWER_POINTS], sum = 0;
-  context_cycles(c, cycles);
-  for (unsigned p = 0; p < TC_POWER_POINTS; p++) sum += cycles[p];
-  return sum;
+  uint64_t in, preempted, cycles;
+  tc__thread_counters(c, &in, &preempted, &cycles);
+  return cycles;
 }
 
 /* Cycles into joules: dynamic C_eff V^2 N, static P t (power.h). */
@@ -182,7 +182,8 @@ tc_status tc_power_init(const tc_opp *points, unsigned n, double c_eff_farad, do
   if (node != NULL) {
     do {
       tc_thread *t = TC_CONTAINER_OF(node, tc_thread, created_node);
-      /* Keep the switches, move the run time to the highest point. */
+      /* Keep the switches (now at the highest point); run time counted before the table
+       * belongs to no point of it and starts again from zero. */
       uint64_t switches = tc__switches_out(t);
       memset(t->counts, 0, sizeof t->counts);
       t->counts[n - 1].switches_out = (uint32_t)switches;

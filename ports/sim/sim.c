@@ -260,14 +260,12 @@ bool tc__sim_set_clock(uint32_t hz)
   return true;
 }
 
-uint64_t tc__sim_tick_elapsed(void)
+uint64_t tc_sim_tick_elapsed(void)
 {
   if (!sim.ticking || sim.next_tick <= tc__sim_now) return 0;
   uint64_t left = sim.next_tick - tc__sim_now;
   return left < sim.cycles_per_tick ? sim.cycles_per_tick - left : 0;
 }
-
-uint64_t tc_sim_tick_elapsed(void) { return tc__sim_tick_elapsed(); }
 
 void tc_sim_set_switch_cost(uint64_t cycles) { sim.switch_cost = cycles; }
 

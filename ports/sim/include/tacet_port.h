@@ -84,9 +84,9 @@ static inline void tc__sim_irq_restore(unsigned s)
  * frequency, and a tick is as long in time, so more or fewer cycles. */
 extern uint32_t tc__sim_hz;
 bool tc__sim_set_clock(uint32_t hz);
-uint64_t tc__sim_tick_elapsed(void);
+uint64_t tc_sim_tick_elapsed(void); /* tacet/sim.h */
 #define TC_PORT_SET_CLOCK(hz)       tc__sim_set_clock(hz)
-#define TC_PORT_TICK_ELAPSED()      tc__sim_tick_elapsed()
+#define TC_PORT_TICK_ELAPSED()      tc_sim_tick_elapsed()
 #define TC_PORT_PANIC(msg, detail)  tc__sim_panic((msg), (detail))
 
 #endif /* TACET_PORT_SIM_H */
