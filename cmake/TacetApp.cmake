@@ -2,9 +2,10 @@
 # system description (docs/config.md). At build time `tacet config` turns the description into
 # tacet_app.c and tacet_app.h under <build>/tacet_apps/<path of the description>/; the source
 # is compiled into <target> and the directory is on its include path (#include "tacet_app.h").
-# The description and the generator's own sources are dependencies, so editing the YAML (or
-# the generator) regenerates the files and rebuilds what includes them. Several targets may
-# use one description: it is generated once.
+# The description, the board power table it names (board.power, through a depfile) and the
+# generator's own sources are dependencies, so editing the YAML (or the generator) regenerates
+# the files and rebuilds what includes them. Several targets may use one description: it is
+# generated once.
 #
 # The generator runs in the repository's Python environment, .venv (make deps), from this
 # tree's tools/; TACET_PYTHON names another interpreter (it needs PyYAML and jsonschema).
@@ -24,10 +25,19 @@ endif()
 # What the generated code depends on besides the description.
 set(TACET_APP_GENERATOR
   ${TACET_APP_ROOT}/tools/tacet/appdesc.py
+  ${TACET_APP_ROOT}/tools/tacet/yamldoc.py
   ${TACET_APP_ROOT}/tools/tacet/appgen.py
   ${TACET_APP_ROOT}/tools/tacet/config.py
   ${TACET_APP_ROOT}/tools/tacet/analysis.py
-  ${TACET_APP_ROOT}/schema/tacet-app.schema.json)
+  ${TACET_APP_ROOT}/tools/tacet/power.py
+  ${TACET_APP_ROOT}/schema/tacet-app.schema.json
+  ${TACET_APP_ROOT}/schema/tacet-power.schema.json)
+# Seen by tacet_add_app and tacet_power_table wherever they are called: a project that adds
+# Tacet with add_subdirectory calls them from its own directory scope, where the normal
+# variables set here do not reach.
+foreach(var TACET_APP_ROOT TACET_APP_PYTHON TACET_APP_GENERATOR)
+  set(${var} "${${var}}" CACHE INTERNAL "")
+endforeach()
 
 function(tacet_add_app target description)
   cmake_path(ABSOLUTE_PATH description BASE_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
@@ -44,8 +54,10 @@ function(tacet_add_app target description)
     add_custom_command(
       OUTPUT ${generated}
       COMMAND ${CMAKE_COMMAND} -E env PYTHONPATH=${TACET_APP_ROOT}/tools
-              ${TACET_APP_PYTHON} -m tacet config --quiet -o ${out} ${yaml}
+              ${TACET_APP_PYTHON} -m tacet config --quiet -o ${out}
+              --depfile ${out}/tacet_app.d ${yaml}
       DEPENDS ${yaml} ${TACET_APP_GENERATOR}
+      DEPFILE ${out}/tacet_app.d
       COMMENT "tacet config ${relative}"
       VERBATIM)
     add_custom_target(tacet_app_${key} DEPENDS ${generated})

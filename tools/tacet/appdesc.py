@@ -7,9 +7,8 @@ the ports' minimum, utilisation at most 1, every object used ...), and returns a
 Every error names the file, the line and the field, ``app.yaml:12: threads[2].threshold:
 ...``; all the errors of one phase are reported at once, sorted by line.
 
-The YAML is composed to nodes (PyYAML) rather than loaded, so that each value keeps the line
-it came from, and a key given twice in one mapping -- which a plain load silently resolves to
-the last one -- is an error.
+The YAML is read by tacet.yamldoc: each value keeps the line it came from, and a key given
+twice in one mapping -- which a plain load silently resolves to the last one -- is an error.
 
 Times: every time of the description becomes CPU cycles at ``board.clock_hz`` (the analysis
 works in cycles). A WCET or a critical section given as time at an operating point
@@ -20,25 +19,21 @@ critical sections, jitter) up, periods and deadlines down.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
-import json
 import math
 import re
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from tacet import analysis
+from tacet import analysis, power, yamldoc
 from tacet.errors import TacetError
 from tacet.targets import TARGETS
-
-if TYPE_CHECKING:
-    import yaml
-    from jsonschema.exceptions import ValidationError
+from tacet.yamldoc import DescriptionError, Path_, raise_errors
+from tacet.yamldoc import suggest as _suggest
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA_PATH = REPO / "schema" / "tacet-app.schema.json"
@@ -46,7 +41,6 @@ SCHEMA_PATH = REPO / "schema" / "tacet-app.schema.json"
 DEFAULT_PRIORITIES = 256
 DEFAULT_TICK_HZ = 1000
 DEFAULT_TARGETS = ("sim", "qemu-m3", "qemu-m4")
-MAX_ERRORS = 30
 U32_MAX = 0xFFFFFFFF
 
 # The kinds of object a description declares, in the order the generated code creates them,
@@ -90,22 +84,6 @@ C_KEYWORDS = frozenset((
 # fmt: on
 RESERVED_PREFIXES = ("tc_", "tacet_", "tct_")
 
-Path_ = tuple[str | int, ...]
-Message = tuple[Path_, str]
-
-
-class DescriptionError(TacetError):
-    """A description that cannot be used. ``errors`` holds one line per problem, each
-    ``FILE:LINE: FIELD: what is wrong`` (or ``FILE: what is wrong`` when there is no line);
-    ``message`` is those lines joined."""
-
-    def __init__(self, errors: Sequence[str]) -> None:
-        shown = list(errors[:MAX_ERRORS])
-        if len(errors) > MAX_ERRORS:
-            shown.append(f"... and {len(errors) - MAX_ERRORS} more errors")
-        super().__init__("\n".join(shown))
-        self.errors = list(errors)
-
 
 # ---- the model ----------------------------------------------------------------------------
 
@@ -122,6 +100,7 @@ class Board:
     clock_hz: int
     operating_points: tuple[OperatingPoint, ...] = ()
     name: str | None = None
+    power: power.Table | None = None  # board.power: the table the points come from
 
 
 @dataclass(frozen=True)
@@ -341,255 +320,12 @@ class App:
                 yield key, obj
 
 
-# ---- reading YAML with its lines -----------------------------------------------------------
-
-
-@dataclass
-class _Source:
-    """The description as plain data, and where each value came from."""
-
-    display: str
-    data: Any = None
-    lines: dict[Path_, int] = field(default_factory=dict)
-    errors: list[tuple[int, str]] = field(default_factory=list)
-
-    def line(self, path: Path_) -> int:
-        """The line of ``path``, or of its nearest ancestor that exists."""
-        while path not in self.lines and path:
-            path = path[:-1]
-        return self.lines.get(path, 1)
-
-    def error(self, path: Path_, message: str, line: int | None = None) -> None:
-        where = self.line(path) if line is None else line
-        self.errors.append((where, f"{self.display}:{where}: {field_name(path)}: {message}"))
-
-
-def field_name(path: Path_) -> str:
-    """``threads[2].threshold`` for ("threads", 2, "threshold")."""
-    if not path:
-        return "(top level)"
-    text = ""
-    for part in path:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
-    return text
-
-
-def _compose(text: str, source: _Source) -> None:
-    import yaml  # noqa: PLC0415  (imported where needed: `tacet` runs without it otherwise)
-
-    loader = yaml.SafeLoader(text)
-    try:
-        root = loader.get_single_node()
-        if root is None:
-            source.errors.append(
-                (1, f"{source.display}:1: (top level): the file is empty; expected a mapping "
-                 "with at least board and threads")
-            )  # fmt: skip
-            return
-        source.lines[()] = root.start_mark.line + 1
-        source.data = _to_data(root, (), loader, source, set())
-    except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        line = mark.line + 1 if mark is not None else 1
-        column = f" (column {mark.column + 1})" if mark is not None else ""
-        what = error.problem or error.context or "not valid YAML"
-        source.errors.append((line, f"{source.display}:{line}: YAML syntax: {what}{column}"))
-    except yaml.YAMLError as error:
-        source.errors.append((1, f"{source.display}: not valid YAML: {error}"))
-    finally:
-        loader.dispose()
-
-
-def _to_data(
-    node: yaml.Node, path: Path_, loader: yaml.SafeLoader, source: _Source, open_nodes: set[int]
-) -> object:
-    import yaml  # noqa: PLC0415
-
-    if id(node) in open_nodes:
-        line = node.start_mark.line + 1
-        source.error(path, "an alias refers to a node that contains it (recursive)", line)
-        return None
-    if isinstance(node, yaml.ScalarNode):
-        return loader.construct_object(node)
-    open_nodes = open_nodes | {id(node)}
-    if isinstance(node, yaml.SequenceNode):
-        items = []
-        for i, item in enumerate(node.value):
-            source.lines[(*path, i)] = item.start_mark.line + 1
-            items.append(_to_data(item, (*path, i), loader, source, open_nodes))
-        return items
-    assert isinstance(node, yaml.MappingNode)
-    seen: dict[str, int] = {}
-    for key_node, _ in node.value:
-        if isinstance(key_node, yaml.ScalarNode) and key_node.tag != "tag:yaml.org,2002:merge":
-            line = key_node.start_mark.line + 1
-            if key_node.value in seen:
-                source.error(
-                    (*path, key_node.value),
-                    f"key given twice in one mapping (first at line {seen[key_node.value]})",
-                    line,
-                )
-            seen.setdefault(key_node.value, line)
-    loader.flatten_mapping(node)  # YAML merge keys (<<: *anchor)
-    mapping: dict[str, Any] = {}
-    for key_node, value_node in node.value:
-        if not isinstance(key_node, yaml.ScalarNode):
-            source.error(path, "a key must be a plain name", key_node.start_mark.line + 1)
-            continue
-        # The key's text as written: `on:` or `1:` stay strings (YAML would make a boolean or
-        # an integer of them, which JSON keys cannot be).
-        key = str(key_node.value)
-        source.lines[(*path, key)] = key_node.start_mark.line + 1
-        mapping[key] = _to_data(value_node, (*path, key), loader, source, open_nodes)
-    return mapping
-
-
 # ---- the schema ----------------------------------------------------------------------------
 
 
 @cache
 def schema() -> dict[str, Any]:
-    try:
-        return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise TacetError(f"cannot read the description schema {SCHEMA_PATH}: {error}") from None
-
-
-_TYPE_NAMES = {
-    "integer": "an integer",
-    "number": "a number",
-    "string": "a string",
-    "boolean": "true or false",
-    "object": "a mapping",
-    "array": "a list",
-    "null": "nothing",
-}
-
-
-def _show(value: object) -> str:
-    """A value as a message shows it."""
-    if value is None or isinstance(value, bool):
-        return {None: "nothing (null)", True: "true", False: "false"}[value]
-    if isinstance(value, dict | list):
-        return "a mapping" if isinstance(value, dict) else "a list"
-    if isinstance(value, str):
-        return repr(value)
-    return str(value) if isinstance(value, int | float) else f"{type(value).__name__} {value!s}"
-
-
-def _closest(name: str, known: Sequence[str]) -> str | None:
-    """The known name ``name`` most likely misspells: one it abbreviates, else the closest."""
-    starts = [k for k in known if k.startswith(name)]
-    if len(starts) == 1:
-        return starts[0]
-    close = difflib.get_close_matches(name, list(known), n=1)
-    return close[0] if close else None
-
-
-def _unknown_fields(path: Path_, instance: dict[str, Any], sub: dict[str, Any]) -> list[Message]:
-    known = sorted(sub.get("properties", {}))
-    messages = []
-    for name in sorted(set(instance) - set(known)):
-        close = _closest(name, known)
-        hint = f"did you mean {close!r}? " if close else ""
-        messages.append(
-            ((*path, name), f"unknown field {name!r} ({hint}fields here: {', '.join(known)})")
-        )
-    return messages
-
-
-def _missing_companions(
-    path: Path_, instance: dict[str, Any], needed: dict[str, list[str]]
-) -> list[Message]:
-    return [
-        (
-            (*path, name),
-            f"needs {other} too (a periodic or sporadic thread has period and wcet; deadline, "
-            "offset, jitter, release and locks go with them)",
-        )
-        for name, others in needed.items()
-        for other in others
-        if name in instance and other not in instance
-    ]
-
-
-def _alternatives(error: ValidationError, expected: str | None) -> list[Message]:
-    """anyOf / oneOf: when the value has the shape of exactly one alternative (no type
-    mismatch at its top), what is wrong inside that one; else what the alternatives are."""
-    branches: dict[object, list[ValidationError]] = {}
-    for suberror in error.context or ():
-        branches.setdefault(suberror.schema_path[0], []).append(suberror)
-    viable = [
-        errors
-        for errors in branches.values()
-        if not any(e.validator in ("type", "const") and not e.relative_path for e in errors)
-    ]
-    if len(viable) == 1:
-        return [message for suberror in viable[0] for message in _schema_messages(suberror)]
-    path = tuple(error.absolute_path)
-    return [(path, f"expected {expected or 'another form'}, got {_show(error.instance)}")]
-
-
-def _duplicate(items: list[object]) -> str:
-    seen: list[object] = []
-    for item in items:
-        if item in seen:
-            return _show(item)
-        seen.append(item)
-    return "an item"
-
-
-# Messages for one keyword's failure: (keyword, format of value, instance, expected).
-_SIMPLE: dict[str, str] = {
-    "minimum": "{instance} is below the minimum, {value}",
-    "exclusiveMinimum": "{instance} must be more than {value}",
-    "maximum": "{instance} is above the maximum, {value}",
-    "maxLength": "{instance} is longer than {value} characters",
-}
-
-
-def _schema_messages(error: ValidationError) -> list[Message]:
-    """(path, message) for one jsonschema error, worded for a person writing YAML."""
-    path: Path_ = tuple(error.absolute_path)
-    kind, value, instance = error.validator, error.validator_value, error.instance
-    sub = error.schema if isinstance(error.schema, dict) else {}
-    expected = sub.get("x-expected")
-    if kind == "required":
-        return [((*path, name), "missing (required)") for name in value if name not in instance]
-    if kind == "additionalProperties":
-        return _unknown_fields(path, instance, sub)
-    if kind == "dependentRequired":
-        return _missing_companions(path, instance, value)
-    if kind in ("anyOf", "oneOf"):
-        return _alternatives(error, expected)
-    if kind in _SIMPLE:
-        text = _SIMPLE[kind].format(instance=_show(instance), value=value)
-    elif kind == "type":
-        names = value if isinstance(value, list) else [value]
-        wanted = " or ".join(_TYPE_NAMES.get(name, name) for name in names)
-        text = f"expected {wanted}, got {_show(instance)}"
-    elif kind in ("enum", "const", "pattern"):
-        choices = value if kind == "enum" else [value]
-        wanted = expected or ", ".join(_show(v) for v in choices)
-        text = f"expected {wanted}, got {_show(instance)}"
-    elif kind == "minItems":
-        text = "must not be empty" if value == 1 else f"needs at least {value} items"
-    elif kind == "uniqueItems":
-        text = f"lists {_duplicate(instance)} more than once"
-    elif kind in ("minProperties", "maxProperties"):
-        text = f"expected {expected or 'exactly one field'}, got {len(instance)} fields"
-    else:
-        text = error.message
-    return [(path, text)]
-
-
-def _check_schema(source: _Source) -> None:
-    import jsonschema  # noqa: PLC0415
-
-    validator = jsonschema.Draft202012Validator(schema())
-    for error in validator.iter_errors(source.data):
-        for path, message in _schema_messages(error):
-            source.error(path, message)
+    return yamldoc.load_schema(SCHEMA_PATH)
 
 
 # ---- the rules beyond the schema -----------------------------------------------------------
@@ -616,16 +352,12 @@ def port_stack_minimum() -> dict[str, tuple[int, str]]:
     return found
 
 
-def _suggest(name: str, known: Sequence[str]) -> str:
-    close = _closest(name, known)
-    return f" (did you mean {close!r}?)" if close else ""
-
-
 class _Builder:
     """Turns schema-valid data into an App, recording every rule it breaks."""
 
-    def __init__(self, source: _Source) -> None:
+    def __init__(self, source: yamldoc.Source, path: Path) -> None:
         self.s = source
+        self.path = path
         self.data: dict[str, Any] = source.data
         board = self.data["board"]
         self.clock_hz: int = board["clock_hz"]
@@ -683,17 +415,49 @@ class _Builder:
 
     def board(self) -> Board:
         data = self.data["board"]
-        points = []
-        for i, p in enumerate(data.get("operating_points", [])):
-            if p["name"] in self.points:
-                self.error(
-                    ("board", "operating_points", i, "name"),
-                    f"operating point {p['name']!r} given twice",
-                )
-            point = OperatingPoint(p["name"], p["hz"], p.get("volts"))
-            self.points[point.name] = point
-            points.append(point)
-        return Board(self.clock_hz, tuple(points), data.get("name"))
+        table = self.power_table(data)
+        if table is not None:
+            given = [OperatingPoint(p.name, p.hz, p.volts) for p in table.points]
+        else:
+            given = []
+            for i, p in enumerate(data.get("operating_points", [])):
+                if any(p["name"] == other.name for other in given):
+                    self.error(
+                        ("board", "operating_points", i, "name"),
+                        f"operating point {p['name']!r} given twice",
+                    )
+                given.append(OperatingPoint(p["name"], p["hz"], p.get("volts")))
+        for point in given:
+            self.points.setdefault(point.name, point)
+        return Board(self.clock_hz, tuple(given), data.get("name"), table)
+
+    def power_table(self, data: dict[str, Any]) -> power.Table | None:
+        """The table board.power names (None without one, or when it cannot be used: each of
+        its errors is one of the description's, at board.power)."""
+        if "power" not in data:
+            return None
+        path: Path_ = ("board", "power")
+        if "operating_points" in data:
+            self.error(
+                path,
+                "give the operating points either inline (operating_points) or by a power "
+                "table (power), not both",
+            )
+            return None
+        try:
+            found = power.locate(data["power"], self.path.parent)
+            # Messages name a table of power/ from the repository, another one as the
+            # description's own name would reach it.
+            shown = power.display_name(found)
+            if not found.resolve().is_relative_to(power.TABLES):
+                shown = (Path(self.s.display).parent / data["power"]).as_posix()
+            return power.load(found, shown)
+        except yamldoc.DescriptionError as error:
+            for message in error.errors:
+                self.error(path, f"the table has an error: {message}")
+        except TacetError as error:
+            self.error(path, error.message)
+        return None
 
     def stack(self, value: int, path: Path_) -> None:
         minima = port_stack_minimum()
@@ -982,50 +746,14 @@ class _Builder:
             )
 
 
-def _raise(source: _Source) -> None:
-    if source.errors:
-        source.errors.sort(key=lambda e: e[0])
-        raise DescriptionError(list(dict.fromkeys(message for _, message in source.errors)))
-
-
 def load(path: Path, display: str | None = None) -> App:
     """Read and check the description at ``path``. Raises DescriptionError naming every
     problem (file, line, field); ``display`` is the file's name in messages (default: the
     path as given)."""
     shown = str(path) if display is None else display
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as error:
-        raise DescriptionError([f"{shown}: cannot read: {error.strerror or error}"]) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise DescriptionError(
-            [f"{shown}: not UTF-8 text (byte 0x{raw[error.start]:02x} at offset {error.start})"]
-        ) from None
-    try:
-        import jsonschema  # noqa: F401, PLC0415
-        import yaml  # noqa: F401, PLC0415
-    except ImportError as error:
-        raise TacetError(
-            f"reading {shown} needs the Python package {error.name} (make deps installs it)"
-        ) from None
-    source = _Source(shown)
-    try:
-        _compose(text, source)
-    except RecursionError:
-        raise DescriptionError([f"{shown}: nested too deeply to be a description"]) from None
-    if source.data is None:  # a syntax error, an empty file
-        _raise(source)
-    if not isinstance(source.data, dict):
-        raise DescriptionError(
-            [
-                f"{shown}:{source.line(())}: (top level): expected a mapping with at least "
-                f"board and threads, got {_show(source.data)}"
-            ]
-        )
-    _check_schema(source)
-    _raise(source)
-    app = _Builder(source).build(Path(path), hashlib.sha256(raw).hexdigest())
-    _raise(source)
+    source, raw = yamldoc.read(
+        path, shown, schema(), "a description", "a mapping with at least board and threads"
+    )
+    app = _Builder(source, Path(path)).build(Path(path), hashlib.sha256(raw).hexdigest())
+    raise_errors(source)
     return app

@@ -22,6 +22,7 @@ from tacet import (
     conformance,
     lint,
     misra,
+    power,
     run,
     size,
     test,
@@ -40,6 +41,7 @@ SUBCOMMANDS: tuple[ModuleType, ...] = (
     trace,
     config,
     analyze,
+    power,
 )
 
 

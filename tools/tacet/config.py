@@ -2,7 +2,8 @@
 
 ``tacet config app.yaml`` checks the description (tacet.appdesc), prints a short summary and
 writes ``tacet_app.c`` and ``tacet_app.h`` (tacet.appgen) into the output directory. The CMake
-function ``tacet_add_app`` (cmake/TacetApp.cmake) runs it at build time.
+function ``tacet_add_app`` (cmake/TacetApp.cmake) runs it at build time, with ``--depfile`` so
+that the build also follows the board.power table the description names.
 """
 
 import argparse
@@ -39,6 +40,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "-q", "--quiet", action="store_true", help="print nothing but errors (for build systems)"
+    )
+    parser.add_argument(
+        "--depfile",
+        type=Path,
+        metavar="FILE",
+        help="also write a Makefile-style list of the files the output depends on besides the "
+        "description (its board.power table), for build systems",
     )
     parser.set_defaults(handler=handle)
 
@@ -101,6 +109,19 @@ def summary(console: Console, app: App, threads: list[Thread]) -> None:
     )
 
 
+def _make_path(path: Path) -> str:
+    return str(path.resolve()).replace("\\", "/").replace(" ", "\\ ").replace("$", "$$")
+
+
+def write_depfile(depfile: Path, output: Path, app: App) -> None:
+    """``OUTPUT: FILES``: the generated source depends on the description (which the build
+    already knows) and on the board.power table, which only the description names."""
+    files = [app.path] + ([app.board.power.path] if app.board.power is not None else [])
+    depfile.parent.mkdir(parents=True, exist_ok=True)
+    text = f"{_make_path(output)}: {' '.join(_make_path(f) for f in files)}\n"
+    depfile.write_text(text, encoding="utf-8", newline="\n")
+
+
 def handle(args: argparse.Namespace) -> int:
     app = load(args.description)
     threads = app.resolved_threads()
@@ -113,6 +134,8 @@ def handle(args: argparse.Namespace) -> int:
         return 0
     name = appgen.input_name(args.description, find_repo_of(args.description))
     header, source = appgen.write(appgen.generate(app, name, threads), args.output)
+    if args.depfile is not None:
+        write_depfile(args.depfile, source, app)
     if not args.quiet:
         console.print(f"wrote {source} and {header}", soft_wrap=True)
     return 0
