@@ -102,9 +102,11 @@ def summary(console: Console, app: App, threads: list[Thread]) -> None:
             str(t.stack),
         )
     console.print(table)
+    table = app.board.power
+    power = "" if table is None else f"; power table {table.display} ({len(table.points)} points)"
     console.print(
         f"utilisation {app.utilisation():.3f} at {app.board.clock_hz / 1e6:g} MHz; "
-        f"priorities 0..{app.priorities - 1}; targets {', '.join(app.targets)}",
+        f"priorities 0..{app.priorities - 1}; targets {', '.join(app.targets)}{power}",
         soft_wrap=True,
     )
 

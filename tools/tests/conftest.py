@@ -5,6 +5,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -70,13 +71,41 @@ def tool_env() -> dict[str, str]:
     return env
 
 
-def run_config(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """``python -m tacet config ARGV`` from this source tree, in ``cwd``, output captured."""
+def run_tacet(command: str, *argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``python -m tacet COMMAND ARGV`` from this source tree, in ``cwd``, output captured."""
     return subprocess.run(
-        [sys.executable, "-m", "tacet", "config", *argv],
+        [sys.executable, "-m", "tacet", command, *argv],
         cwd=cwd,
         env=tool_env(),
         capture_output=True,
         text=True,
         check=False,
     )
+
+
+def run_config(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``python -m tacet config ARGV`` from this source tree, in ``cwd``, output captured."""
+    return run_tacet("config", *argv, cwd=cwd)
+
+
+def run_checked(*command: str) -> str:
+    """Run a program; its standard output, after asserting it succeeded."""
+    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout
+
+
+def line_of(text: str, marker: str) -> int:
+    """The line of (dedented) ``text`` that holds ``marker``, which must be on exactly one."""
+    lines = [i + 1 for i, line in enumerate(textwrap.dedent(text).splitlines()) if marker in line]
+    assert len(lines) == 1, f"marker {marker!r} must be on exactly one line"
+    return lines[0]
+
+
+def assert_error(found: list[str], where: str, field: str, words: str) -> None:
+    """Among the error lines ``found``, one at ``where`` (``FILE:LINE``) about ``field`` says
+    ``words``."""
+    prefix = f"{where}: {field}: "
+    matching = [e for e in found if e.startswith(prefix)]
+    assert matching, f"no error starting {prefix!r} in {found}"
+    assert any(words in e for e in matching), f"{words!r} not in {matching}"

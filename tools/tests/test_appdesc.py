@@ -12,7 +12,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import REPO, run_config
+from conftest import REPO, assert_error, line_of, run_config
 
 from tacet import analysis, appdesc
 from tacet.appdesc import DescriptionError
@@ -43,20 +43,10 @@ def errors(tmp_path: Path, text: str) -> list[str]:
     return info.value.errors
 
 
-def line_of(text: str, marker: str) -> int:
-    lines = [i + 1 for i, line in enumerate(textwrap.dedent(text).splitlines()) if marker in line]
-    assert len(lines) == 1, f"marker {marker!r} must be on exactly one line"
-    return lines[0]
-
-
 def expect(tmp_path: Path, text: str, marker: str, field: str, words: str) -> None:
     """The description fails with an error on the marker's line, about ``field``, that
     says ``words``."""
-    found = errors(tmp_path, text)
-    prefix = f"app.yaml:{line_of(text, marker)}: {field}: "
-    matching = [e for e in found if e.startswith(prefix)]
-    assert matching, f"no error starting {prefix!r} in {found}"
-    assert any(words in e for e in matching), f"{words!r} not in {matching}"
+    assert_error(errors(tmp_path, text), f"app.yaml:{line_of(text, marker)}", field, words)
 
 
 def test_base_is_good(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import REPO, needs_cmake, run_config
+from conftest import REPO, needs_cmake, run_checked, run_config
 
 from tacet import analysis, appdesc, appgen
 from tacet.appdesc import DescriptionError
@@ -334,11 +334,7 @@ def test_tacet_add_app_regenerates(tmp_path: Path) -> None:
     yaml.write_text(DESCRIPTION)
     build = tmp_path / "build"
 
-    def run(*command: str) -> str:
-        result = subprocess.run(command, capture_output=True, text=True, check=False)
-        assert result.returncode == 0, result.stdout + result.stderr
-        return result.stdout
-
+    run = run_checked
     run("cmake", "-S", str(tmp_path), "-B", str(build), "-G", "Ninja",
         f"-DTACET_PYTHON={sys.executable}")  # fmt: skip
     first = run("cmake", "--build", str(build))

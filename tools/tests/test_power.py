@@ -12,7 +12,15 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import REPO, needs_cmake, run_config, tool_env
+from conftest import (
+    REPO,
+    assert_error,
+    line_of,
+    needs_cmake,
+    run_checked,
+    run_config,
+    run_tacet,
+)
 
 from tacet import appdesc, energy, power
 from tacet.errors import TacetError
@@ -45,12 +53,6 @@ def errors(tmp_path: Path, text: str, name: str = "board.yaml") -> list[str]:
     with pytest.raises(DescriptionError) as info:
         power.load(write(tmp_path, text, name), name)
     return info.value.errors
-
-
-def line_of(text: str, marker: str) -> int:
-    lines = [i + 1 for i, line in enumerate(text.splitlines()) if marker in line]
-    assert len(lines) == 1, f"marker {marker!r} must be on exactly one line"
-    return lines[0]
 
 
 # ---- the board files ---------------------------------------------------------------------
@@ -307,11 +309,7 @@ BAD = [
     ("text", "marker", "field", "words"), [c[1:] for c in BAD], ids=[c[0] for c in BAD]
 )
 def test_bad_table(tmp_path: Path, text: str, marker: str, field: str, words: str) -> None:
-    found = errors(tmp_path, text)
-    prefix = f"board.yaml:{line_of(text, marker)}: {field}: "
-    matching = [e for e in found if e.startswith(prefix)]
-    assert matching, f"no error starting {prefix!r} in {found}"
-    assert any(words in e for e in matching), f"{words!r} not in {matching}"
+    assert_error(errors(tmp_path, text), f"board.yaml:{line_of(text, marker)}", field, words)
 
 
 def test_good_table_is_good(tmp_path: Path) -> None:
@@ -432,14 +430,7 @@ int main(void)
 
 
 def run_power(*argv: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tacet", "power", *argv],
-        cwd=cwd,
-        env=tool_env(),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    return run_tacet("power", *argv, cwd=cwd)
 
 
 @pytest.mark.skipif(not COMPILERS, reason="needs gcc or clang")
@@ -604,6 +595,8 @@ def generate(tmp_path: Path, text: str) -> Path:
 
 def test_generated_code_installs_the_table(tmp_path: Path) -> None:
     out = generate(tmp_path, APP)
+    summary = run_config("app.yaml", "--check", cwd=tmp_path).stdout
+    assert "; power table power/lpc2148.yaml (5 points)" in summary
     source = (out / "tacet_app.c").read_text()
     assert "tc_power_init(tacet_app_power_points, 5u, 2.018e-10, 0.000132);" in source
     # Installed before anything is created: tc_power_init is refused once something runs.
@@ -685,11 +678,7 @@ def test_cmake_follows_the_table(tmp_path: Path) -> None:
     write(tmp_path, text, "app.yaml")
     build = tmp_path / "build"
 
-    def run(*command: str) -> str:
-        result = subprocess.run(command, capture_output=True, text=True, check=False)
-        assert result.returncode == 0, result.stdout + result.stderr
-        return result.stdout
-
+    run = run_checked
     run("cmake", "-S", str(tmp_path), "-B", str(build), "-G", "Ninja",
         f"-DTACET_PYTHON={sys.executable}")  # fmt: skip
     first = run("cmake", "--build", str(build))
