@@ -172,7 +172,8 @@ static void run_case(unsigned point, unsigned ops, unsigned way, ctx_result *out
   if (run.service_failed) fail("a kernel service failed", point, ops, way);
   if (run.ticks != 0) fail("a tick landed in the measurement", point, ops, way);
   if (run.mac_runs != CTX_REPEATS || run.mac_result != mac_expected(ops)) fail("MAC result", point, ops, way);
-  if (!ctx_uart_check(message, CTX_UART_BYTES, CTX_REPEATS * CTX_UART_BYTES)) fail("UART transmission", point, ops, way);
+  if (!ctx_uart_check(message, CTX_UART_BYTES, CTX_REPEATS * CTX_UART_BYTES))
+    fail("UART transmission", point, ops, way);
   if (out->switches != (way == NONE ? 0u : 2u * CTX_REPEATS)) fail("switch count", point, ops, way);
   if (way == NONE ? out->switch_units > jitter || out->switch_units < -jitter : out->switch_units <= jitter)
     fail("switch-path cycles", point, ops, way);
@@ -181,7 +182,8 @@ static void run_case(unsigned point, unsigned ops, unsigned way, ctx_result *out
   const double volts = TC_POWER_LPC2148_POINTS[point].millivolt / 1000.0, hz = TC_POWER_LPC2148_POINTS[point].freq_hz;
   const double n = (double)a->switching.total_cycles;
   if (a->point != point || a->total.cycles[point] != a->total.total_cycles) fail("operating point", point, ops, way);
-  if (!close_to(a->switching.joules, C_EFF * volts * volts * n + P_STAT * n / hz)) fail("switch energy", point, ops, way);
+  if (!close_to(a->switching.joules, C_EFF * volts * volts * n + P_STAT * n / hz))
+    fail("switch energy", point, ops, way);
   if (!close_to(a->total.joules, a->threads.joules + a->hisrs.joules + a->idle.joules + a->switching.joules) ||
       a->total.total_cycles !=
           a->threads.total_cycles + a->hisrs.total_cycles + a->idle.total_cycles + a->switching.total_cycles)
@@ -196,7 +198,8 @@ static void run_case(unsigned point, unsigned ops, unsigned way, ctx_result *out
 /* CPU cycles per transmission (with its MAC job). */
 static double cycles(const ctx_result *r) { return (double)r->units * ctx_cycles_per_unit() / CTX_REPEATS; }
 
-/* The difference per switch: what seed 000 calls the cycles of a context switch. */
+/* The difference per switch. Seed 000 calls the whole difference, a preemption and the
+ * return (two switches), the cycles of a context switch. */
 static double per_switch(const ctx_result *with, const ctx_result *without)
 {
   return ((double)with->units - (double)without->units) * ctx_cycles_per_unit() / (double)with->switches;
@@ -213,9 +216,9 @@ static void print_table2(void)
     const ctx_result *r = results[top][s];
     for (unsigned w = GIVE; w < WAYS; w++) {
       const double units = (double)r[w].switch_units / (double)r[w].switches;
-      printf("%-4u %-10s %9.1f %9.1f %10.1f %10.1f | %8" PRIu64 ", %.1f units = %.1f cycles\n", mac_sizes[s], way_name[w],
-             cycles(&r[NONE]), cycles(&r[w]), cycles(&r[w]) - cycles(&r[NONE]), per_switch(&r[w], &r[NONE]),
-             r[w].switches, units, units * ctx_cycles_per_unit());
+      printf("%-4u %-10s %9.1f %9.1f %10.1f %10.1f | %8" PRIu64 ", %.1f units = %.1f cycles\n", mac_sizes[s],
+             way_name[w], cycles(&r[NONE]), cycles(&r[w]), cycles(&r[w]) - cycles(&r[NONE]),
+             per_switch(&r[w], &r[NONE]), r[w].switches, units, units * ctx_cycles_per_unit());
     }
   }
 }
@@ -235,7 +238,8 @@ static void print_points(void)
       printf("%-5u %4.0f %4.1f %4u", p, hz / 1e6, volts, mac_sizes[s]);
       for (unsigned w = GIVE; w < WAYS; w++) {
         const double n = per_switch(&r[w], &r[NONE]), joules = C_EFF * volts * volts * n + P_STAT * n / hz;
-        printf(" | %7.1f %7.3f %8.2f %9.2f", n, n / hz * 1e6, joules * 1e9, r[w].switch_joules / (double)r[w].switches * 1e9);
+        const double kernel = r[w].switch_joules / (double)r[w].switches;
+        printf(" | %7.1f %7.3f %8.2f %9.2f", n, n / hz * 1e6, joules * 1e9, kernel * 1e9);
       }
       printf("\n");
     }
