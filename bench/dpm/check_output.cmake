@@ -1,9 +1,10 @@
 # ctest's check of bench/dpm: the program succeeds (its own checks: every run's parts add up
 # to its total) and its output is complete: a row for every policy of every workload with
 # every column, and the summary table with a cell for every policy.
-#   cmake -DPROGRAM=<path to dpm> -P check_output.cmake
+#   cmake -DPROGRAM=<path to dpm> [-DEMULATOR=<command|its|arguments>] -P check_output.cmake
 cmake_minimum_required(VERSION 3.20)
-execute_process(COMMAND ${PROGRAM} OUTPUT_VARIABLE out RESULT_VARIABLE status)
+string(REPLACE "|" ";" emulator "${EMULATOR}")
+execute_process(COMMAND ${emulator} ${PROGRAM} OUTPUT_VARIABLE out RESULT_VARIABLE status)
 message("${out}")
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "dpm exited with ${status}")
