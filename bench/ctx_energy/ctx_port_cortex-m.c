@@ -41,14 +41,11 @@ void ctx_port_setup(void)
   tc_cm_irq_enable(RAISED_IRQ);
 }
 
-/* Spinning, not sleeping: the thread runs on from the tick's handler at once. The second tick
- * after a start, as the first period may be short (the port restarts SysTick at the start). */
+/* Spinning, not sleeping: the thread runs on from the tick's handler at once. */
 void ctx_wait_tick(void)
 {
-  for (unsigned k = 0; k < 2; k++) {
-    const uint32_t tick = tc_tick_get();
-    while (tc_tick_get() == tick) {
-    }
+  const uint32_t tick = tc_tick_get();
+  while (tc_tick_get() == tick) {
   }
 }
 
