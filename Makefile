@@ -14,6 +14,9 @@
 #   make misra   MISRA C:2012 findings on kernel/ by rule (cppcheck's addon; docs/misra.md)
 #   make conformance  the kernel against the reference model (tools/tacet/model.py):
 #                CONFORMANCE_SIM random scenarios on the sim port, CONFORMANCE_QEMU on qemu-m3
+#   make energy  the energy experiments of docs/energy.md: seed 000's context-switch cost
+#                (bench/ctx_energy on qemu-m3 and the sim port, and its split by function),
+#                then seed 004's power policies (bench/dpm, sim port); their tables
 #   make soak    tests/soak.c: the random load of test_random for SOAK_SIM service calls on the
 #                sim port and SOAK_QEMU on qemu-m3, seed SOAK_SEED (new each run unless given)
 #   make fuzz    every libFuzzer harness of fuzz/ for FUZZ_TIME seconds (docs/fuzzing.md); new
@@ -87,7 +90,7 @@ SYSTEM_DEPS += clang:clang cppcheck:cppcheck
 # The browser the HTML trace report's test opens headless, and the driver Selenium runs it by.
 SYSTEM_DEPS += chromium:chromium chromedriver:chromium-driver
 
-.PHONY: deps demo test clean system-deps test-python conformance soak lint misra fuzz
+.PHONY: deps demo test clean system-deps test-python conformance soak lint misra fuzz energy
 
 deps: system-deps $(VENV_STAMP)
 
@@ -228,6 +231,25 @@ CONFORMANCE_SEED ?= 1
 conformance: deps
 	$(VENV)/bin/tacet conformance --target sim --count $(CONFORMANCE_SIM) --seed $(CONFORMANCE_SEED)
 	$(VENV)/bin/tacet conformance --target qemu-m3 --count $(CONFORMANCE_QEMU) --seed $(CONFORMANCE_SEED)
+
+# Seconds. Every program checks itself; the goal fails if one does. The QEMU command line is the
+# README's measurement command (-icount shift=5, deterministic).
+energy: deps
+	cmake -S . -B build/sim -G Ninja $(TEST_FLAGS_sim)
+	cmake --build build/sim --target ctx_energy dpm
+	cmake -S . -B build/qemu-m3 -G Ninja $(TEST_FLAGS_qemu-m3)
+	cmake --build build/qemu-m3 --target ctx_energy
+	@status=0; \
+	echo "== seed 000 on qemu-m3: build/qemu-m3/bench/ctx_energy"; \
+	qemu-system-arm -M mps2-an385 -cpu cortex-m3 -nographic -icount shift=5 \
+	  -semihosting-config enable=on,target=native -kernel build/qemu-m3/bench/ctx_energy || status=1; \
+	echo; echo "== seed 000 on qemu-m3, by function: bench/ctx_energy/profile.py"; \
+	$(VENV)/bin/python bench/ctx_energy/profile.py build/qemu-m3/bench/ctx_energy || status=1; \
+	echo; echo "== seed 000 on the sim port: build/sim/bench/ctx_energy"; \
+	build/sim/bench/ctx_energy || status=1; \
+	echo; echo "== seed 004 on the sim port: build/sim/bench/dpm"; \
+	build/sim/bench/dpm || status=1; \
+	if [[ $$status != 0 ]]; then echo "make energy: FAILED" >&2; exit 1; fi
 
 # Minutes: 10 million calls on the sim port, a million under QEMU. The seed is printed first;
 # the same seed on the same build repeats the run exactly (virtual time; QEMU -icount).

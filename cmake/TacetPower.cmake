@@ -7,6 +7,9 @@
 # The table and the generator's sources are dependencies: editing the YAML regenerates the
 # header and rebuilds what includes it. Several targets of one directory may use one table.
 # The generator runs in the interpreter tacet_add_app uses (TACET_PYTHON, default .venv).
+if(NOT COMMAND tacet_add_app)  # TACET_APP_ROOT and TACET_APP_PYTHON come from there
+  include(${CMAKE_CURRENT_LIST_DIR}/TacetApp.cmake)
+endif()
 set(TACET_POWER_GENERATOR
   ${TACET_APP_ROOT}/tools/tacet/power.py
   ${TACET_APP_ROOT}/tools/tacet/yamldoc.py

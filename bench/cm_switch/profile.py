@@ -24,17 +24,43 @@ from pathlib import Path
 TRACE = re.compile(r"Trace \d+: \S+ \[[0-9a-f]+/([0-9a-f]+)/[0-9a-f]+/[0-9a-f]+\] (\S+)")
 
 
-def trace(elf: Path, m4: bool) -> list[str]:
+# QEMU's notes that the block it just logged did not run to its end: an I/O access in the
+# middle of a block under -icount ("rewound execution of TB to <pc>"), or an interrupt taken
+# before it ("Stopped execution of TB chain before <host address> [<pc>]").
+NOT_RUN = re.compile(r"cpu_io_recompile: rewound execution of TB to ([0-9a-f]+)"
+                     r"|Stopped execution of TB chain before \S+ \[([0-9a-f]+)\]")  # fmt: skip
+
+
+def executed(
+    elf: Path, m4: bool, program_args: tuple[str, ...] = (), exact: bool = False
+) -> list[tuple[int, str]]:
+    """(address, function) of every instruction the program executes, in order, as QEMU logs
+    them (`program_args`: its command line, through QEMU's -append). With `exact`, an
+    instruction QEMU logged but did not complete (see NOT_RUN) is left out: it is logged again
+    when it runs."""
     machine, cpu = ("mps2-an386", "cortex-m4") if m4 else ("mps2-an385", "cortex-m3")
+    append = ["-append", " ".join(program_args)] if program_args else []
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "exec.log"
         subprocess.run(
             ["qemu-system-arm", "-M", machine, "-cpu", cpu, "-nographic", "-icount", "shift=5",
              "-semihosting-config", "enable=on,target=native", "-singlestep",
-             "-d", "exec,nochain", "-D", str(log), "-kernel", str(elf)],
+             "-d", "exec,nochain", "-D", str(log), "-kernel", str(elf), *append],
             check=True, stdout=subprocess.DEVNULL, timeout=120,
         )  # fmt: skip
-        return [m.group(2) for m in map(TRACE.match, log.read_text().splitlines()) if m]
+        out: list[tuple[int, str]] = []
+        for line in log.read_text().splitlines():
+            if m := TRACE.match(line):
+                out.append((int(m.group(1), 16), m.group(2)))
+            elif exact and (n := NOT_RUN.match(line)) and out:
+                not_run = int(n[1] or n[2], 16)
+                if out[-1][0] == not_run:
+                    out.pop()
+        return out
+
+
+def trace(elf: Path, m4: bool) -> list[str]:
+    return [func for _, func in executed(elf, m4)]
 
 
 def windows(funcs: list[str]) -> list[list[str]]:
