@@ -153,7 +153,8 @@ typedef struct {
   /* Energy (power.c). `power_off` is where in a context the low word of the cycle counter of
    * the point in force lies, so that the switch adds to it with one load and one store. */
   uint32_t power_off;
-  bool power_by_thread; /* TC_POLICY_LOAD_SCALING: a switch may change the point */
+  bool power_scaling;   /* a policy other than TC_POLICY_FIXED: idle's edges change the point */
+  bool power_by_thread; /* TC_POLICY_LOAD_SCALING: a switch between threads may, too */
   tc__power_state power;
 #endif
 #if TC_TRACE
@@ -510,7 +511,10 @@ void tc__trace_tick(void);
 /* ---- counters (stats.c) ----------------------------------------------------------------- */
 
 #if TC_POWER
-/* power.c: the context `to` (NULL: idle) is about to run: the point the policy gives it. */
+/* power.c: the CPU goes from `from` to `to` (either NULL: idle) under a scaling policy;
+ * tc__power_switch(): to another thread under load scaling. `to` runs at the point the
+ * policy gives it. */
+void tc__power_edge(const tc_thread *from, const tc_thread *to);
 void tc__power_switch(const tc_thread *to);
 /* power.c: the state of a fresh kernel (tc_kernel_init), the start and the end of a run
  * (tc_kernel_start; the end only on the sim port). */
@@ -523,19 +527,20 @@ void tc__power_forget(tc_thread *c);
 
 /* The points of a switch (TC_POWER), after the outgoing context's cycles went to the point
  * in force: every scaling policy changes it when idle begins or ends, load scaling also
- * between threads (of different classes). Each sits in a branch the switch takes anyway, so
- * that a switch between threads pays one test. */
+ * between threads (of different classes). The general commit pays one test of a flag that is
+ * clear under TC_POLICY_FIXED and leaves the rest to power.c; a yield, between threads, tests
+ * for load scaling alone. */
 #if TC_POWER
-#define TC_POWER_IDLE_EDGE(to)                                        \
-  do {                                                                \
-    if (tc__k.power.policy != TC_POLICY_FIXED) tc__power_switch(to); \
+#define TC_POWER_EDGE(from, to)                                   \
+  do {                                                            \
+    if (tc__k.power_scaling) tc__power_edge((from), (to));        \
   } while (0)
-#define TC_POWER_THREAD_EDGE(to)                          \
-  do {                                                    \
-    if (tc__k.power_by_thread) tc__power_switch(to);      \
+#define TC_POWER_THREAD_EDGE(to)                     \
+  do {                                               \
+    if (tc__k.power_by_thread) tc__power_switch(to); \
   } while (0)
 #else
-#define TC_POWER_IDLE_EDGE(to) ((void)0)
+#define TC_POWER_EDGE(from, to) ((void)0)
 #define TC_POWER_THREAD_EDGE(to) ((void)0)
 #endif
 
@@ -741,15 +746,10 @@ TC_HOT void tc__commit_state(tc_thread *from, tc_thread *to)
   } else {
     tc__add_idle(ran);
     if (to != NULL && to == tc__k.last_ran) tc__uncount_out(to);
-    TC_POWER_IDLE_EDGE(to);
   }
   /* Only a context that goes idle not ready can come back as no switch. */
-  if (to == NULL) {
-    tc__k.last_ran = from != NULL && from->state != TC_READY ? from : NULL;
-    TC_POWER_IDLE_EDGE(NULL);
-  } else {
-    TC_POWER_THREAD_EDGE(to);
-  }
+  if (to == NULL) tc__k.last_ran = from != NULL && from->state != TC_READY ? from : NULL;
+  TC_POWER_EDGE(from, to);
 #endif
 #if TC_STACK_PAINT_GUARD
   if (from != NULL && !tc__guard_top_intact(from)) tc_stack_overflow_hook(from);

@@ -96,6 +96,13 @@ static unsigned point_for(const tc_thread *to)
 
 void tc__power_switch(const tc_thread *to) { apply(point_for(to)); }
 
+/* Between two threads only load scaling gives the incoming one a point of its own; at idle's
+ * edges every scaling policy does. */
+void tc__power_edge(const tc_thread *from, const tc_thread *to)
+{
+  if (from == NULL || to == NULL || tc__k.power_by_thread) tc__power_switch(to);
+}
+
 /* The policy's point for what runs now. Before the start nothing runs: the first switch
  * applies the point of the first context. Lock held. */
 static void enforce(void)
@@ -170,6 +177,7 @@ tc_status tc_power_init(const tc_opp *points, unsigned n, double c_eff_farad, do
   PW.c_eff = c_eff_farad;
   PW.p_static = p_static_watt;
   PW.policy = TC_POLICY_FIXED;
+  tc__k.power_scaling = tc__k.power_by_thread = false;
   PW.busy = PW.set = PW.floor = n - 1;
   memset(PW.classes, (int)(n - 1), sizeof PW.classes);
   PW.point = n - 1;
@@ -481,6 +489,7 @@ tc_status tc_power_policy(unsigned policy)
   tasks_run();
   PW.policy = policy;
   PW.floor = floor;
+  tc__k.power_scaling = policy != TC_POLICY_FIXED;
   tc__k.power_by_thread = policy == TC_POLICY_LOAD_SCALING;
   if (policy == TC_POLICY_RT_DVS) {
     rt_dvs(true);
