@@ -157,12 +157,30 @@ static bool table_valid(const tc_opp *points, unsigned n)
 {
   if (points == NULL || n == 0 || n > TC_POWER_POINTS) return false;
   for (unsigned i = 0; i < n; i++) {
-    if (points[i].freq_hz == 0 || points[i].millivolt == 0) return false;
+    /* A point slower than the tick has no whole cycle per tick: neither the sim's tick nor
+     * the analysis (a period of at least a tick is at least a cycle) could work with it. */
+    if (points[i].freq_hz < TC_TICK_HZ || points[i].millivolt == 0) return false;
     if (i > 0 && (points[i].freq_hz <= points[i - 1].freq_hz ||
                   points[i].millivolt < points[i - 1].millivolt))
       return false;
   }
   return true;
+}
+
+/* Every context of `list` (threads or HISRs) keeps its switches, now counted at point `top`;
+ * its run time belongs to no point of a new table and starts again from zero. */
+static void restart_counts(tc_list *list, size_t node_offset, unsigned top)
+{
+  tc_node *node = list->head;
+  if (node == NULL) return;
+  do {
+    tc_thread *c = (tc_thread *)(void *)((char *)node - node_offset);
+    uint64_t switches = tc__switches_out(c);
+    memset(c->counts, 0, sizeof c->counts);
+    c->counts[top].switches_out = (uint32_t)switches;
+    c->counts[top].switches_out_hi = (uint32_t)(switches >> 32);
+    node = node->next;
+  } while (node != list->head);
 }
 
 tc_status tc_power_init(const tc_opp *points, unsigned n, double c_eff_farad, double p_static_watt)
@@ -186,19 +204,11 @@ tc_status tc_power_init(const tc_opp *points, unsigned n, double c_eff_farad, do
   PW.scaled = TC_PORT_SET_CLOCK(points[n - 1].freq_hz);
   /* Counters of a run before the table (there is none before the start) start from zero:
    * cycles counted at point 0 of no table belong to no point of this one. */
-  const tc_node *node = tc__k.threads.head;
-  if (node != NULL) {
-    do {
-      tc_thread *t = TC_CONTAINER_OF(node, tc_thread, created_node);
-      /* Keep the switches (now at the highest point); run time counted before the table
-       * belongs to no point of it and starts again from zero. */
-      uint64_t switches = tc__switches_out(t);
-      memset(t->counts, 0, sizeof t->counts);
-      t->counts[n - 1].switches_out = (uint32_t)switches;
-      t->counts[n - 1].switches_out_hi = (uint32_t)(switches >> 32);
-      node = node->next;
-    } while (node != tc__k.threads.head);
-  }
+  restart_counts(&tc__k.threads, offsetof(tc_thread, created_node), n - 1);
+  restart_counts(&tc__k.hisrs, offsetof(tc_hisr, created_node), n - 1);
+  memset(PW.idle, 0, sizeof PW.idle);
+  memset(PW.deleted, 0, sizeof PW.deleted);
+  memset(PW.elapsed, 0, sizeof PW.elapsed);
   tc__unlock(s);
   return TC_OK;
 }
@@ -237,7 +247,7 @@ tc_status tc_power_thread_class(tc_thread *t, unsigned load_class)
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned s = tc__lock();
   t->power_class = (uint8_t)load_class;
-  if (PW.policy == TC_POLICY_LOAD_SCALING && PW.n != 0) enforce();
+  if (PW.policy == TC_POLICY_LOAD_SCALING) enforce(); /* (a policy needs a table) */
   tc__unlock(s);
   return TC_OK;
 }
@@ -250,7 +260,8 @@ tc_status tc_power_thread_class(tc_thread *t, unsigned load_class)
        n_ = n_->next == first_ ? NULL : n_->next)                                            \
     for (tc_thread *t = TASK_OF(n_); t != NULL; t = NULL)
 
-/* Cycles per tick and a task's period in cycles at point p, rounded down (the safe side). */
+/* Cycles per tick and a task's period in cycles at point p, rounded down (the safe side); at
+ * least 1 (table_valid: no point is slower than the tick; a period is at least a tick). */
 static uint64_t tick_cycles(unsigned p) { return PW.points[p].freq_hz / TC_TICK_HZ; }
 static uint64_t period_cycles(const tc_thread *t, unsigned p)
 {
@@ -276,7 +287,6 @@ static bool feasible_task(const tc_thread *i, unsigned p)
         j->power_wcet > B)
       B = j->power_wcet;
   }
-  if (T == 0) return false;
   /* The level-i busy period: i's own jobs and those of equal or higher priority. */
   uint64_t L = B + C, prev;
   do {
@@ -285,9 +295,7 @@ static bool feasible_task(const tc_thread *i, unsigned p)
     FOR_EACH_TASK(j)
     {
       if (j->user_priority > i->user_priority) continue;
-      uint64_t Tj = period_cycles(j, p);
-      if (Tj == 0) return false;
-      L += ceil_div(prev, Tj) * j->power_wcet;
+      L += ceil_div(prev, period_cycles(j, p)) * j->power_wcet;
     }
     if (L > BUSY_JOBS * T) return false;
   } while (L != prev);

@@ -97,15 +97,16 @@ typedef struct {
 } tc_energy_phase;
 
 /* Install the board's operating points, `n` of them (1 .. TC_POWER_POINTS), in strictly
- * increasing frequency and non-decreasing voltage, each with a non-zero frequency and
- * voltage; the effective switched capacitance C_eff (farads, > 0) and the static power
- * (watts, >= 0). The point becomes the highest, the policy TC_POLICY_FIXED, every thread's
- * load class TC_LOAD_NORMAL and the classes seed 004's Default row (every class at the highest
- * point). The counters start at zero. The table is copied.
+ * increasing frequency and non-decreasing voltage, each with a non-zero voltage and a
+ * frequency of at least TC_TICK_HZ (a whole cycle per tick); the effective switched
+ * capacitance C_eff (farads, > 0) and the static power (watts, >= 0). The point becomes the
+ * highest, the policy TC_POLICY_FIXED, every thread's load class TC_LOAD_NORMAL and the
+ * classes seed 004's Default row (every class at the highest point). The counters start at
+ * zero. The table is copied.
  * Context: startup only (after tc_kernel_init, before tc_kernel_start).
- * Returns TC_OK; TC_INVALID (points NULL, n out of range, a point out of order or zero,
- * c_eff not positive or p_static negative or either not finite); TC_CALLER_ERROR (after the
- * start). On an error nothing changes. */
+ * Returns TC_OK; TC_INVALID (points NULL, n out of range, a point out of order, slower than
+ * the tick or at zero volts, c_eff not positive or p_static negative or either not finite);
+ * TC_CALLER_ERROR (after the start). On an error nothing changes. */
 tc_status tc_power_init(const tc_opp *points, unsigned n, double c_eff_farad, double p_static_watt);
 
 /* The point that TC_POLICY_FIXED runs at and TC_POLICY_IDLE_SCALING runs threads at; under

@@ -7,8 +7,9 @@ class, for tc_power_classes()) and other C_eff / static power pairs of the same 
 (profiles). ``load`` reads one through tacet.yamldoc (errors ``FILE:LINE: FIELD: message``),
 checks it against schema/tacet-power.schema.json and then against what the schema cannot say,
 the same rules as tc_power_init: 1 .. TC_POWER_POINTS points, strictly increasing frequency,
-non-decreasing voltage, finite C_eff and static power; and every name a policy row gives is a
-point, no name twice, no two C names alike.
+non-decreasing voltage, finite C_eff and static power (the kernel also refuses a point slower
+than its tick rate, which a board's table does not know); and every name a policy row gives is
+a point, no name twice, no two C names alike.
 
 ``header`` is the C header of a table; ``tacet power NAME --header OUT.h`` writes it and the
 CMake function ``tacet_power_table`` (cmake/TacetPower.cmake) runs that at build time.
