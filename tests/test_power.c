@@ -181,14 +181,18 @@ static void in_thread_handlers(void *arg)
   STEP();
 }
 
-static void wrong_calling_contexts(void)
+/* A run of two threads, a (priority 5) first and b (6), at point `point` of the table. */
+static void run_two(void (*a)(void *), void (*b)(void *), unsigned point)
 {
   tct_begin();
   OK(tc_power_init(POINTS, NPOINTS, C_EFF, P_STATIC));
-  OK(tc_thread_create(A, "a", in_thread_after_start, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
-  OK(tc_thread_create(B, "b", in_thread_handlers, NULL, TCT_STACK(1), 6, 6, 0, TC_AUTO_START));
+  OK(tc_power_set_point(point));
+  OK(tc_thread_create(A, "a", a, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
+  OK(tc_thread_create(B, "b", b, NULL, TCT_STACK(1), 6, 6, 0, TC_AUTO_START));
   CHECK_EQ(tct_run_kernel(), 0);
 }
+
+static void wrong_calling_contexts(void) { run_two(in_thread_after_start, in_thread_handlers, NPOINTS - 1); }
 
 /* ---- accounting ---------------------------------------------------------------------------- */
 
@@ -302,15 +306,7 @@ static void phase_other(void *arg)
   tct_work(20000);
 }
 
-static void phases_measure_a_stretch(void)
-{
-  tct_begin();
-  OK(tc_power_init(POINTS, NPOINTS, C_EFF, P_STATIC));
-  OK(tc_power_set_point(1));
-  OK(tc_thread_create(A, "a", phase_worker, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
-  OK(tc_thread_create(B, "b", phase_other, NULL, TCT_STACK(1), 6, 6, 0, TC_AUTO_START));
-  CHECK_EQ(tct_run_kernel(), 0);
-}
+static void phases_measure_a_stretch(void) { run_two(phase_worker, phase_other, 1); }
 
 /* ---- policies ------------------------------------------------------------------------------ */
 
@@ -785,14 +781,7 @@ static void phase_stranger(void *arg)
   EXPECT_ARG(tc_energy_phase_end(&shared_phase, &e, &e), TC_INVALID);
 }
 
-static void phases_belong_to_their_thread(void)
-{
-  tct_begin();
-  OK(tc_power_init(POINTS, NPOINTS, C_EFF, P_STATIC));
-  OK(tc_thread_create(A, "a", phase_owner, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
-  OK(tc_thread_create(B, "b", phase_stranger, NULL, TCT_STACK(1), 6, 6, 0, TC_AUTO_START));
-  CHECK_EQ(tct_run_kernel(), 0);
-}
+static void phases_belong_to_their_thread(void) { run_two(phase_owner, phase_stranger, NPOINTS - 1); }
 
 /* RT-DVS: a job past its deadline with work left (it could not run: a thread outside the
  * declared set held the CPU) sends the next decision to the highest point. */

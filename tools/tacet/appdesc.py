@@ -204,12 +204,9 @@ class Hisr:
 
 
 @dataclass(frozen=True)
-class App:
+class App(yamldoc.Checked):
     """A checked description. Times are cycles at ``board.clock_hz``."""
 
-    path: Path
-    display: str  # the file as messages name it
-    sha256: str  # of the file's bytes
     board: Board
     name: str | None = None
     priorities: int = DEFAULT_PRIORITIES

@@ -70,10 +70,7 @@ class Profile:
 
 
 @dataclass(frozen=True)
-class Table:
-    path: Path
-    display: str  # the file as messages name it
-    sha256: str  # of the file's bytes
+class Table(yamldoc.Checked):
     name: str
     description: str
     source: str

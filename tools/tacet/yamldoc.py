@@ -48,6 +48,15 @@ class DescriptionError(TacetError):
         self.errors = list(errors)
 
 
+@dataclass(frozen=True)
+class Checked:
+    """What every checked description keeps of the file it was read from."""
+
+    path: Path
+    display: str  # the file as messages name it
+    sha256: str  # of the file's bytes
+
+
 # ---- reading YAML with its lines -----------------------------------------------------------
 
 
