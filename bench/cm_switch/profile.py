@@ -60,7 +60,7 @@ def executed(
 
 
 def trace(elf: Path, m4: bool) -> list[str]:
-    return [func for _, func in executed(elf, m4)]
+    return [func for _, func in executed(elf, m4, exact=True)]
 
 
 def windows(funcs: list[str]) -> list[list[str]]:

@@ -12,7 +12,7 @@
 #define UART_BYTE_CYCLES 10u
 #define MAC_OP_CYCLES    6u
 /* The cycles the port charges per switch. 180: a Cortex-M3's preemption switch with energy
- * accounting, as bench/cm_switch (b) counts it on qemu-m3 with TC_POWER=1 (180.50
+ * accounting, as bench/cm_switch (b) counts it on qemu-m3 with TC_POWER=1 (about 180
  * instructions), so that the sim's time and energy per switch, where the clock really follows
  * the point, lie beside qemu-m3's. The difference the experiment measures on the sim port is
  * exactly this figure per switch: the port counts nothing else. */
