@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Where the instructions of a Thread-Metric operation go, function by function.
 
-Runs one test of a thread_metric ELF under QEMU with one instruction per translation block
-and an execution log (-singlestep -d exec,nochain), keeps the instructions executed inside
+Runs one test of a thread_metric ELF under QEMU, once plainly for the program's own figure and
+once with one instruction per translation block and an execution log (bench/cm_switch/profile.py,
+which leaves out what QEMU logged but did not run), keeps the instructions executed inside
 the measured interval (between the reporter's two tc_cycles() calls), and prints per
 function the instructions per operation, with the total the program itself printed.
 
@@ -13,14 +14,25 @@ from __future__ import annotations
 
 import argparse
 import collections
+import importlib.util
 import re
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
+from types import ModuleType
 
-TRACE = re.compile(r"Trace \d+: \S+ \[[0-9a-f]+/([0-9a-f]+)/[0-9a-f]+/[0-9a-f]+\] (\S+)")
 OPS = re.compile(r"^\s+(\S+)\s+(\d+) ops\s+([\d.]+) instructions per op")
+
+
+def cm_profile() -> ModuleType:
+    """bench/cm_switch/profile.py, whose QEMU tracing this script reuses."""
+    spec = importlib.util.spec_from_file_location(
+        "cm_profile", Path(__file__).resolve().parent.parent / "cm_switch" / "profile.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def main(argv: list[str]) -> int:
@@ -32,29 +44,30 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--top", type=int, default=25, help="functions to list")
     args = parser.parse_args(argv)
     machine, cpu = ("mps2-an386", "cortex-m4") if args.m4 else ("mps2-an385", "cortex-m3")
-    with tempfile.TemporaryDirectory() as tmp:
-        log = Path(tmp) / "exec.log"
-        done = subprocess.run(
-            ["qemu-system-arm", "-M", machine, "-cpu", cpu, "-nographic",
-             "-icount", "shift=5,sleep=off", "-singlestep", "-d", "exec,nochain", "-D", str(log),
-             "-semihosting-config",
-             f"enable=on,target=native,arg={args.elf.name},arg={args.ms}ms,arg={args.test}",
-             "-kernel", str(args.elf)],
-            check=False, capture_output=True, text=True, timeout=600,
-        )  # fmt: skip
-        rows = [m for m in map(OPS.match, done.stdout.splitlines()) if m]
-        if done.returncode != 0 or not rows:
-            print(f"profile: the program failed:\n{done.stdout}{done.stderr}", file=sys.stderr)
-            return 1
-        funcs = [m.group(2) for m in map(TRACE.match, log.read_text().splitlines()) if m]
+    program_args = (f"{args.ms}ms", args.test)
+    # The program's own figure from a plain run; the same run logged (-icount: the same
+    # instructions) gives the functions.
+    done = subprocess.run(
+        ["qemu-system-arm", "-M", machine, "-cpu", cpu, "-nographic", "-icount", "shift=5",
+         "-semihosting-config", "enable=on,target=native", "-kernel", str(args.elf),
+         "-append", " ".join(program_args)],
+        check=False, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    rows = [m for m in map(OPS.match, done.stdout.splitlines()) if m]
+    if done.returncode != 0 or not rows:
+        print(f"profile: the program failed:\n{done.stdout}{done.stderr}", file=sys.stderr)
+        return 1
+    funcs = [f for _, f in cm_profile().executed(args.elf, args.m4, program_args, exact=True)]
     _, ops, per_op = rows[0].group(1), int(rows[0].group(2)), float(rows[0].group(3))
     marks = [i for i, f in enumerate(funcs) if f == "tc_cycles" and funcs[i - 1] != "tc_cycles"]
     if len(marks) < 2 or ops == 0:
         print("profile: the measured interval was not found in the trace", file=sys.stderr)
         return 1
     window = funcs[marks[0] : marks[-1]]
-    print(f"{args.test}: {ops} operations, {per_op} instructions per op as the program measured "
-          f"them; {len(window) / ops:.1f} per op in the trace")
+    print(
+        f"{args.test}: {ops} operations, {per_op} instructions per op as the program measured "
+        f"them; {len(window) / ops:.1f} per op in the trace"
+    )
     for func, n in collections.Counter(window).most_common(args.top):
         print(f"  {n / ops:7.1f}  {func}")
     return 0
