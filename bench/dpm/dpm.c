@@ -54,7 +54,7 @@
  * 0.244 A - 0.194 A = 0.050 A above WAV (display off) at 5 V. */
 #define DISPLAY_WATTS 0.25
 /* A context switch on the sim port: the order of Tacet's on a 32-bit ARM core
- * (bench/ctx_energy: 187 instructions per switch on a Cortex-M3). */
+ * (bench/ctx_energy: about 186 instructions per switch on a Cortex-M3). */
 #define SWITCH_COST 200u
 
 /* ---- workloads ---------------------------------------------------------------------------- */
