@@ -66,15 +66,31 @@ void tc__power_stop(void)
   PW.open = false;
 }
 
+/* The trace event of point `p` coming into force after point `before` (TC_TRACE_NO_POINT
+ * when the table is installed): a decoder needs to know whether the timestamps count at the
+ * new frequency from here, which they do where the port changes its clock. */
+static void trace_point(unsigned p, unsigned before)
+{
+#if TC_TRACE
+  if (tc__k.trace != NULL)
+    tc__trace_put4(TC_TRACE_EV_POWER, p, PW.points[p].freq_hz, PW.points[p].millivolt,
+                   (PW.scaled ? TC_TRACE_POWER_CLOCK : 0u) | before << 8);
+#else
+  (void)p;
+  (void)before;
+#endif
+}
+
 /* Point `p` in force from now. Lock held. */
 static void put_in_force(unsigned p)
 {
   if (p == PW.point) return;
+  unsigned before = PW.point;
   PW.point = p;
   tc__k.power_off = lo_offset(p);
   PW.changes++;
   (void)TC_PORT_SET_CLOCK(PW.points[p].freq_hz);
-  TC_TRACE_EVENT(TC_TRACE_EV_POWER, p, PW.points[p].freq_hz, PW.points[p].millivolt);
+  trace_point(p, before);
 }
 
 /* The same, after the books of the point in force are closed. */
@@ -184,6 +200,7 @@ tc_status tc_power_init(const tc_opp *points, unsigned n, double c_eff_farad, do
   tc__k.power_off = lo_offset(n - 1);
   PW.changes = 0;
   PW.scaled = TC_PORT_SET_CLOCK(points[n - 1].freq_hz);
+  trace_point(n - 1, TC_TRACE_NO_POINT);
   /* Counters of a run before the table (there is none before the start) start from zero:
    * cycles counted at point 0 of no table belong to no point of this one. */
   const tc_node *node = tc__k.threads.head;

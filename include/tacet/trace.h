@@ -131,13 +131,21 @@ enum {
                                size: seen at a switch away from it */
   TC_TRACE_EV_YIELD,        /* ctx gives its turn away: a0 1 yield, 2 end of its time slice */
   TC_TRACE_EV_ENABLE,       /* tracing (re)started: a0 the mode */
-  TC_TRACE_EV_POWER,        /* the operating point changed (TC_POWER): a0 its index, a1 its
-                               frequency (Hz), a2 its voltage (mV) */
+  TC_TRACE_EV_POWER,        /* the operating point changed (TC_POWER; also when a table is
+                               installed): a0 its index, a1 its frequency (Hz), a2 its voltage
+                               (mV), a3 TC_TRACE_POWER_CLOCK | the point before << 8
+                               (TC_TRACE_NO_POINT at the install) */
   TC_TRACE_EV_ENERGY,       /* one record of the energy snapshot tc_trace_disable() takes
                                (TC_POWER, a table installed): a0 the record
                                (TC_TRACE_ENERGY_*) | its point << 8 | its part << 16, a1 as
                                the record says, a2:a3 a 64-bit value (high word in a2) */
 };
+
+/* TC_TRACE_EV_POWER's a3: the port changed its clock to the point's frequency (the sim
+ * port): timestamps from this event on count at a1 Hz, not at the header's clock_hz. Without
+ * it the point is accounted by the model only and the clock stays. */
+#define TC_TRACE_POWER_CLOCK 0x1u
+#define TC_TRACE_NO_POINT    0xFFu /* a3's point before, when the table was just installed */
 
 /* The records of the energy snapshot, in the order they are recorded (docs/trace.md, "The
  * energy snapshot"): what tc_energy_report() computes from, so that a decoder computes the

@@ -54,6 +54,14 @@ target_include_directories(test_power.power PRIVATE ${PROJECT_SOURCE_DIR}/kernel
 target_compile_options(test_power.power PRIVATE ${TACET_WARNINGS} -Wno-missing-prototypes)
 tacet_add_test(test_power.power)
 
+# The energy snapshot of a trace (TC_POWER=1 and TC_TRACE=1 together).
+tacet_kernel_library(tacet_kernel_powertrace DEFINITIONS TC_POWER=1 TC_TRACE=1)
+add_executable(test_energy_trace.powertrace test_energy_trace.c ${harness})
+target_link_libraries(test_energy_trace.powertrace PRIVATE tacet_kernel_powertrace m)
+target_include_directories(test_energy_trace.powertrace PRIVATE ${PROJECT_SOURCE_DIR}/kernel)
+target_compile_options(test_energy_trace.powertrace PRIVATE ${TACET_WARNINGS} -Wno-missing-prototypes)
+tacet_add_test(test_energy_trace.powertrace)
+
 # The spinning idle (TC_CM_IDLE_WFI=0), whose idle time is exact under -icount: the
 # port's own test, which checks that ten ticks are ten SysTick periods.
 tacet_kernel_library(tacet_kernel_spin DEFINITIONS TC_CM_IDLE_WFI=0)

@@ -175,6 +175,18 @@ def print_summary(console: Console, trace: Trace, analysis: dict[str, Any]) -> N
             _times(t["blocking_us"]),
         )
     console.print(table)
+    energy = analysis.get("energy")
+    if energy is not None and energy.get("total") is not None:
+        console.print(
+            f"energy: {energy['total']['joules'] * 1e6:.2f} uJ: threads "
+            f"{energy['threads']['share'] * 100:.1f}%, HISRs {energy['hisrs']['share'] * 100:.1f}%"
+            f", idle {energy['idle']['share'] * 100:.1f}%, context switches "
+            f"{energy['switching']['share'] * 100:.1f}% ({energy['joules_per_switch'] * 1e6:.4f} "
+            "uJ each); --stats for the table",
+            highlight=False,
+        )
+    elif energy is not None:
+        console.print(f"energy: none ({energy['note']})", highlight=False)
     names = {c["id"]: c["name"] for c in analysis["contexts"]}
     inversions = analysis["inversions"]
     unbounded = sum(1 for i in inversions if not i["bounded"])

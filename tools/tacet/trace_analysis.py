@@ -17,6 +17,7 @@ computes it, and the operating point over time.
 """
 
 import bisect
+import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -47,11 +48,16 @@ def ctx_id(address: int) -> str:
     return f"0x{address:x}"
 
 
-def clock_note(port: str, clock_hz: int) -> str:
+def clock_note(port: str, clock_hz: int, follows: bool = False) -> str:
     if port == "cortex-m":
         return (
             f"tc_cycles() at {clock_hz} Hz; under QEMU (-icount shift=5) one unit is one "
             "instruction at the icount rate (2^5 ns of virtual time each), not a CPU cycle"
+        )
+    if follows:
+        return (
+            f"tc_cycles() of the {port or 'target'} port's clock, which follows the operating "
+            f"point: {clock_hz} Hz when tracing began, then each point's frequency (POWER events)"
         )
     return f"tc_cycles() at {clock_hz} Hz of the {port or 'target'} port's clock"
 
@@ -570,6 +576,8 @@ def analyze(trace: Trace, source: str) -> dict[str, Any]:
     # the snapshot's records and the closing TIME event are not part of it.
     energy_at = next((i for i, e in enumerate(trace.events) if e.id == EV["ENERGY"]), None)
     events = trace.events if energy_at is None else trace.events[:energy_at]
+    if trace.clock:  # the clock changed rate: times in units of the header's clock_hz
+        events = [dataclasses.replace(e, time=trace.clock_time(e.time)) for e in events]
     start = events[0].time if events else h.start
     end = events[-1].time if events else h.start
     w = _Walk(trace, start, end, events)
@@ -650,7 +658,7 @@ def analyze(trace: Trace, source: str) -> dict[str, Any]:
             "cpu": h.cpu,
             "clock_hz": h.clock_hz,
             "tick_hz": h.tick_hz,
-            "clock_note": clock_note(h.port, h.clock_hz),
+            "clock_note": clock_note(h.port, h.clock_hz, bool(trace.clock)),
         },
         "span": {"start_us": us(start), "end_us": us(end)},
         "events": {

@@ -120,7 +120,7 @@ def _instants(trace: Trace, tids: dict[str, int], isr_tid: int) -> list[dict[str
     out = []
 
     def us(t: int) -> float:
-        return round(t * 1e6 / trace.header.clock_hz, 6)
+        return round(trace.clock_time(t) * 1e6 / trace.header.clock_hz, 6)
 
     def track(ctx: int, irq: int) -> int:
         return isr_tid if irq else tids.get(ctx_id(ctx), isr_tid)

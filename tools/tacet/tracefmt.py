@@ -13,6 +13,7 @@ The tables below (kernel events, services, statuses, object types, thread states
 headers; tools/tests/test_tracefmt.py parses the headers and fails when they disagree.
 """
 
+import bisect
 import math
 import struct
 from dataclasses import dataclass, field
@@ -35,6 +36,8 @@ F_ON = 0x04
 F_WRAPPED = 0x08
 F_FULL = 0x10
 F_ENERGY = 0x20
+POWER_CLOCK = 0x1  # a POWER event's a3: the port's clock follows the point from there
+NO_POINT = 0xFF  # a POWER event's point before (a3 >> 8) when a table was just installed
 FLAGS_KNOWN = F_STOP | F_TICKS | F_ON | F_WRAPPED | F_FULL | F_ENERGY
 
 PRIORITIES = (32, 64, 256, 1024)
@@ -356,6 +359,9 @@ class Trace:
     # "none": no snapshot was recorded (TC_POWER=0, no table, tracing not disabled); "whole";
     # "partial" or "missing": recorded, and some or all of its records were lost.
     energy_status: str = "none"
+    # Where the clock's rate changed (POWER events of a port whose clock follows the operating
+    # point): (tc_cycles() value, its time in units of the header's clock_hz, rate in Hz).
+    clock: tuple[tuple[int, float, int], ...] = ()
     _by_address: dict[int, list[TraceObject]] | None = field(default=None, repr=False)
 
     @property
@@ -379,6 +385,16 @@ class Trace:
             if best is None or obj.created > best.created:
                 best = obj
         return best
+
+    def clock_time(self, t: int) -> float:
+        """The time of tc_cycles() value ``t`` in units of the header's clock_hz: ``t`` itself
+        unless the clock changed rate (the sim port with a power table), then the time the
+        cycles at each rate took, counted from the first kept event."""
+        if not self.clock:
+            return t
+        at = max(0, bisect.bisect_right([c[0] for c in self.clock], t) - 1)
+        since, units, hz = self.clock[at]
+        return units + (t - since) * self.header.clock_hz / hz
 
     def name_of(self, address: int, seq: int | None = None) -> str:
         """A readable name for `address`: its registry name, else the hex address."""
@@ -899,6 +915,47 @@ def _energy(r: _Reader, h: Header, events: list[Event]) -> tuple[EnergySnapshot 
     raise snapshot.fail(at_fault, None, f"expected the snapshot to {end} (nothing was lost there)")
 
 
+def _clock(
+    r: _Reader, h: Header, events: list[Event], energy: EnergySnapshot | None
+) -> tuple[tuple[tuple[int, float, int], ...], str]:
+    """The clock's segments (Trace.clock) and what to note about them. A port whose clock
+    follows the operating point records it in each POWER event's a3; the rate before the
+    first one is the header's, unless a ring lost the events before it: then the rate of the
+    point it left (a3's point before, in the snapshot's table), or the snapshot's point when
+    no POWER event was kept (the point did not change in the kept span)."""
+    changes = [e for e in events if e.id == EV["POWER"] and e.args[3] & POWER_CLOCK]
+    for e in changes:
+        if e.args[1] == 0 or e.args[1] >= U32:
+            raise r.fail(
+                h.events_offset + e.slot * h.event_size + ARGS_OFFSET[h.ptr_size] + h.ptr_size,
+                f"event seq {e.seq}: POWER: expected the new clock's rate (1 .. 2^32-1 Hz), "
+                f"found {e.args[1]}",
+            )
+    follows = bool(changes) or (energy is not None and not energy.modelled)
+    if not events or not follows:
+        return (), ""
+    rate, note = h.clock_hz, ""
+    if h.lost and not h.stop_mode:  # a ring: the rate when the first kept event was recorded
+        if not changes and energy is not None:
+            rate = energy.points[energy.point][0]
+        else:
+            before = (changes[0].args[3] >> 8) & 0xFF
+            if energy is not None and before < len(energy.points):
+                rate = energy.points[before][0]
+            elif before != NO_POINT or changes[0] is not events[0]:
+                note = (
+                    "the clock follows the operating point and the ring lost the point before "
+                    f"the first kept POWER event: times before it assume {h.clock_hz} Hz"
+                )
+    if rate == h.clock_hz and not changes:
+        return (), note
+    segments = [(events[0].time, float(events[0].time), rate)]
+    for e in changes:
+        since, units, hz = segments[-1]
+        segments.append((e.time, units + (e.time - since) * h.clock_hz / hz, e.args[1]))
+    return tuple(segments), note
+
+
 def _why_lost(h: Header) -> str:
     if h.stop_mode:
         return f"the buffer filled: the last {h.lost} events were dropped"
@@ -916,6 +973,7 @@ def decode(data: bytes, where: str = "<dump>") -> Trace:
         for e, t in zip(events, times, strict=True)
     ]
     energy, energy_status, energy_note = _energy(r, h, events)
+    clock, clock_note = _clock(r, h, events, energy)
     notes = []
     if h.wrapped and h.lost:
         notes.append(f"the ring wrapped: the oldest {h.lost} events were overwritten")
@@ -928,6 +986,5 @@ def decode(data: bytes, where: str = "<dump>") -> Trace:
     used = h.events_offset + h.kept * h.event_size
     if len(r.data) > used and len(r.data) != h.events_offset + h.events * h.event_size:
         notes.append(f"{len(r.data) - used} bytes after the last event were ignored")
-    if energy_note:
-        notes.append(energy_note)
-    return Trace(where, h, objects, events, notes, anchored, energy, energy_status)
+    notes += [note for note in (energy_note, clock_note) if note]
+    return Trace(where, h, objects, events, notes, anchored, energy, energy_status, clock)
