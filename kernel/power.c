@@ -200,7 +200,9 @@ tc_status tc_power_init(const tc_opp *points, unsigned n, double c_eff_farad, do
   tc__k.power_off = lo_offset(n - 1);
   PW.changes = 0;
   PW.scaled = TC_PORT_SET_CLOCK(points[n - 1].freq_hz);
-  trace_point(n - 1, TC_TRACE_NO_POINT);
+#if TC_TRACE
+  trace_point(n - 1, TC_TRACE_NO_POINT); /* the clock may have changed: a decoder must know */
+#endif
   /* Counters of a run before the table (there is none before the start) start from zero:
    * cycles counted at point 0 of no table belong to no point of this one. */
   const tc_node *node = tc__k.threads.head;

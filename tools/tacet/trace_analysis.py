@@ -580,6 +580,9 @@ def analyze(trace: Trace, source: str) -> dict[str, Any]:
         events = [dataclasses.replace(e, time=trace.clock_time(e.time)) for e in events]
     start = events[0].time if events else h.start
     end = events[-1].time if events else h.start
+    if energy_at is not None:
+        end = trace.clock_time(trace.events[energy_at].time)
+        start = start if events else end
     w = _Walk(trace, start, end, events)
     for obj in trace.objects:
         if obj.type in (OBJ["thread"], OBJ["hisr"]):

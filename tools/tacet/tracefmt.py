@@ -780,7 +780,8 @@ class _Snapshot:
             raise self.fail(end, None, f"expected a {name} record before END, found none")
         figure = struct.unpack("<d", struct.pack("<Q", self.values[name]))[0]
         if not math.isfinite(figure) or figure < 0 or (name == "C_EFF" and figure == 0):
-            raise self.fail(end, None, f"{name}: expected a finite value above 0, found {figure}")
+            bound = "above 0" if name == "C_EFF" else "0 or more"
+            raise self.fail(end, None, f"{name}: expected a finite value {bound}, found {figure}")
         return figure
 
     def finish(self, begin: Event, end: Event, records: int) -> EnergySnapshot:
