@@ -336,19 +336,25 @@ static void worker(void *arg)
   }
 }
 
+/* `threads` workers run, recorded into a buffer of (about) `events` slots in `mode`. */
+static const tc_trace_header *small_trace(uint32_t events, unsigned mode, unsigned threads)
+{
+  tct_begin();
+  OK(tc_power_init(POINTS, NPOINTS, C_EFF, P_STATIC));
+  size_t small = sizeof(tc_trace_header) + 8u * sizeof(tc_trace_object) + events * sizeof(tc_trace_event);
+  OK(tc_trace_enable(buf, small, mode));
+  for (unsigned i = 0; i < threads; i++)
+    OK(tc_thread_create(&th[i], "w", worker, NULL, TCT_STACK(i), 5, 5, 0, TC_AUTO_START));
+  CHECK_EQ(tct_run_kernel(), 0);
+  STEP();
+  return header();
+}
+
 /* Stop mode, the buffer full long before the end: every record is lost and counted, and the
  * flag says a snapshot was recorded, so that a decoder can say it is missing. */
 static void a_full_buffer_loses_it_and_says_so(void)
 {
-  tct_begin();
-  OK(tc_power_init(POINTS, NPOINTS, C_EFF, P_STATIC));
-  size_t small = sizeof(tc_trace_header) + 8u * sizeof(tc_trace_object) + 24u * sizeof(tc_trace_event);
-  OK(tc_trace_enable(buf, small, TC_TRACE_STOP));
-  OK(tc_thread_create(A, "a", worker, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
-  OK(tc_thread_create(B, "b", worker, NULL, TCT_STACK(1), 5, 5, 0, TC_AUTO_START));
-  CHECK_EQ(tct_run_kernel(), 0);
-  STEP();
-  const tc_trace_header *h = header();
+  const tc_trace_header *h = small_trace(24, TC_TRACE_STOP, 2);
   CHECK(h->flags & TC_TRACE_F_FULL);
   uint32_t lost_before = h->lost;
   OK(tc_trace_disable());
@@ -364,14 +370,8 @@ static void a_full_buffer_loses_it_and_says_so(void)
  * event). */
 static void a_small_ring_keeps_its_end(void)
 {
-  tct_begin();
-  OK(tc_power_init(POINTS, NPOINTS, C_EFF, P_STATIC));
-  size_t small = sizeof(tc_trace_header) + 8u * sizeof(tc_trace_object) + 10u * sizeof(tc_trace_event);
-  OK(tc_trace_enable(buf, small, TC_TRACE_WRAP));
-  OK(tc_thread_create(A, "a", worker, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
-  CHECK_EQ(tct_run_kernel(), 0);
+  const tc_trace_header *h = small_trace(10, TC_TRACE_WRAP, 1);
   OK(tc_trace_disable());
-  const tc_trace_header *h = header();
   CHECK(h->flags & TC_TRACE_F_WRAPPED);
   uint32_t n = kept(h);
   CHECK(n >= 8u && n < 12u);

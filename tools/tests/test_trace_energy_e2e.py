@@ -5,15 +5,12 @@ thread, in the switch path and in all, equals what the program printed from
 tc_energy_thread() and tc_energy_report() for the run the dump holds (its last, case 2); and
 the HTML report shows it in its Energy section, in a real browser."""
 
-import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import run_traced
 
 from tacet import trace_report
 from tacet.trace_analysis import analyze
@@ -30,14 +27,8 @@ HALF_CENT = 0.005 + 1e-9
 
 def traced_run(target: str, tmp_path: Path) -> tuple[str, dict]:
     dump = tmp_path / "run.tctrace"
-    run = subprocess.run(
-        [sys.executable, "-m", "tacet", "run", "--target", target, "--trace", str(dump),
-         "examples/producer_consumer"],
-        cwd=REPO, env=dict(os.environ), stdin=subprocess.DEVNULL, capture_output=True,
-        text=True, timeout=900, check=False,
-    )  # fmt: skip
-    assert run.returncode == 0, run.stdout + run.stderr
-    return run.stdout, analyze(decode(dump.read_bytes(), str(dump)), str(dump))
+    stdout = run_traced("examples/producer_consumer", target, dump)
+    return stdout, analyze(decode(dump.read_bytes(), str(dump)), str(dump))
 
 
 def printed(stdout: str, label: str) -> float:
