@@ -695,8 +695,8 @@ void tc__power_trace_snapshot(void)
   /* Set before the records: a decoder that finds none of them knows they were lost. */
   tc__k.trace->flags |= TC_TRACE_F_ENERGY;
   snapshot s = {0, 0};
-  record(&s, TC_TRACE_ENERGY_BEGIN | PW.n << 8 | PW.policy << 16 | (uint32_t)!PW.scaled << 24, PW.point,
-         PW.changes);
+  uint32_t shape = PW.n << 8 | PW.policy << 16 | (uint32_t)!PW.scaled << 24;
+  record(&s, TC_TRACE_ENERGY_BEGIN + shape, PW.point, PW.changes);
   for (unsigned p = 0; p < PW.n; p++)
     record(&s, TC_TRACE_ENERGY_POINT | p << 8, PW.points[p].freq_hz, PW.points[p].millivolt);
   record(&s, TC_TRACE_ENERGY_C_EFF, 0, double_bits(PW.c_eff));
