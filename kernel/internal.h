@@ -449,6 +449,9 @@ void tc__trace_forget(const void *object);
 void tc__trace_time(uint64_t now);
 void tc__trace_switch(tc_thread *from, tc_thread *to);
 void tc__trace_tick(void);
+#if TC_POWER
+void tc__trace_put4(uint32_t id, uintptr_t a0, uintptr_t a1, uintptr_t a2, uintptr_t a3);
+#endif
 /* A kernel event, with the kernel lock held (every trace point inside the kernel): three
  * arguments, the fourth 0, all in registers. */
 #define TC_TRACE_EVENT(id, a0, a1, a2)                                                  \
@@ -523,6 +526,11 @@ void tc__power_start(void);
 void tc__power_stop(void);
 /* power.c: a thread or HISR is deleted: its cycles stay in the totals. */
 void tc__power_forget(tc_thread *c);
+#if TC_TRACE
+/* power.c: the energy books recorded into the trace (tc_trace_disable, lock held, tracing
+ * on); nothing without a table. */
+void tc__power_trace_snapshot(void);
+#endif
 #endif
 
 /* The points of a switch (TC_POWER), after the outgoing context's cycles went to the point

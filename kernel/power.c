@@ -66,15 +66,31 @@ void tc__power_stop(void)
   PW.open = false;
 }
 
+/* The trace event of point `p` coming into force after point `before` (TC_TRACE_NO_POINT
+ * when the table is installed): a decoder needs to know whether the timestamps count at the
+ * new frequency from here, which they do where the port changes its clock. */
+static void trace_point(unsigned p, unsigned before)
+{
+#if TC_TRACE
+  if (tc__k.trace != NULL)
+    tc__trace_put4(TC_TRACE_EV_POWER, p, PW.points[p].freq_hz, PW.points[p].millivolt,
+                   (PW.scaled ? TC_TRACE_POWER_CLOCK : 0u) | before << 8);
+#else
+  (void)p;
+  (void)before;
+#endif
+}
+
 /* Point `p` in force from now. Lock held. */
 static void put_in_force(unsigned p)
 {
   if (p == PW.point) return;
+  unsigned before = PW.point;
   PW.point = p;
   tc__k.power_off = lo_offset(p);
   PW.changes++;
   (void)TC_PORT_SET_CLOCK(PW.points[p].freq_hz);
-  TC_TRACE_EVENT(TC_TRACE_EV_POWER, p, PW.points[p].freq_hz, PW.points[p].millivolt);
+  trace_point(p, before);
 }
 
 /* The same, after the books of the point in force are closed. */
@@ -202,6 +218,9 @@ tc_status tc_power_init(const tc_opp *points, unsigned n, double c_eff_farad, do
   tc__k.power_off = lo_offset(n - 1);
   PW.changes = 0;
   PW.scaled = TC_PORT_SET_CLOCK(points[n - 1].freq_hz);
+#if TC_TRACE
+  trace_point(n - 1, TC_TRACE_NO_POINT); /* the clock may have changed: a decoder must know */
+#endif
   /* Counters of a run before the table (there is none before the start) start from zero:
    * cycles counted at point 0 of no table belong to no point of this one. */
   restart_counts(&tc__k.threads, offsetof(tc_thread, created_node), n - 1);
@@ -524,8 +543,10 @@ static void add_cycles(uint64_t sum[TC_POWER_POINTS], const uint64_t part[TC_POW
   for (unsigned p = 0; p < TC_POWER_POINTS; p++) sum[p] += part[p];
 }
 
-/* The cycles and switches of every context of `list` (threads or HISRs). */
-static uint64_t list_cycles(const tc_list *list, size_t node_offset, uint64_t sum[TC_POWER_POINTS])
+/* Every context of `list` (threads or HISRs, linked by the node at `node_offset`): `visit`
+ * gets its cycles per point. Returns their switches in. Lock held, books closed. */
+typedef void context_visit(const tc_thread *c, const uint64_t cycles[TC_POWER_POINTS], void *arg);
+static uint64_t each_context(const tc_list *list, size_t node_offset, context_visit *visit, void *arg)
 {
   uint64_t switches = 0;
   const tc_node *n = list->head;
@@ -534,12 +555,18 @@ static uint64_t list_cycles(const tc_list *list, size_t node_offset, uint64_t su
     const tc_thread *c = (const tc_thread *)(const void *)((const char *)n - node_offset);
     uint64_t cycles[TC_POWER_POINTS], in, preempted, total;
     context_cycles(c, cycles);
-    add_cycles(sum, cycles);
+    visit(c, cycles, arg);
     tc__thread_counters(c, &in, &preempted, &total);
     switches += in;
     n = n->next;
   } while (n != list->head);
   return switches;
+}
+
+static void add_context(const tc_thread *c, const uint64_t cycles[TC_POWER_POINTS], void *sum)
+{
+  (void)c;
+  add_cycles(sum, cycles);
 }
 
 tc_status tc_energy_report(tc_energy_report_t *out)
@@ -555,9 +582,9 @@ tc_status tc_energy_report(tc_energy_report_t *out)
   memcpy(elapsed, PW.elapsed, sizeof elapsed);
   memcpy(threads, PW.deleted[0], sizeof threads);
   memcpy(hisrs, PW.deleted[1], sizeof hisrs);
-  (void)list_cycles(&tc__k.threads, offsetof(tc_thread, created_node), threads);
+  (void)each_context(&tc__k.threads, offsetof(tc_thread, created_node), add_context, threads);
   /* An HISR's context is its first member (tacet/hisr.h). */
-  uint64_t hisr_switches = list_cycles(&tc__k.hisrs, offsetof(tc_hisr, created_node), hisrs);
+  uint64_t hisr_switches = each_context(&tc__k.hisrs, offsetof(tc_hisr, created_node), add_context, hisrs);
   for (unsigned p = 0; p < TC_POWER_POINTS; p++)
     switching[p] = elapsed[p] - threads[p] - hisrs[p] - PW.idle[p];
   energy_of(elapsed, &out->total);
@@ -631,5 +658,71 @@ tc_status tc_energy_phase_end(tc_energy_phase *phase, tc_energy_t *system, tc_en
   tc__unlock(s);
   return TC_OK;
 }
+
+#if TC_TRACE
+/* ---- the energy snapshot of a trace ----------------------------------------------------- */
+
+/* tc_trace_disable() records the books (trace.h, TC_TRACE_ENERGY_*; docs/trace.md): what
+ * tc_energy_report() computes from, so that `tacet trace` computes the same from the dump
+ * alone. Off every switch and service path: it runs once per trace, at its end. */
+typedef struct {
+  uint32_t records;
+  uint32_t context; /* the a0 of the context records being made: kind and part */
+} snapshot;
+
+static void record(snapshot *s, uint32_t a0, uintptr_t a1, uint64_t value)
+{
+  tc__trace_put4(TC_TRACE_EV_ENERGY, a0, a1, (uint32_t)(value >> 32), (uint32_t)value);
+  s->records++;
+}
+
+/* A record for every point at which `cycles` is not zero. */
+static void record_cycles(snapshot *s, uint32_t a0, uintptr_t a1, const uint64_t cycles[TC_POWER_POINTS])
+{
+  for (unsigned p = 0; p < PW.n; p++)
+    if (cycles[p] != 0) record(s, a0 | p << 8, a1, cycles[p]);
+}
+
+static void record_context(const tc_thread *c, const uint64_t cycles[TC_POWER_POINTS], void *arg)
+{
+  snapshot *s = arg;
+  record_cycles(s, s->context, (uintptr_t)c, cycles);
+}
+
+static uint64_t double_bits(double d)
+{
+  uint64_t bits;
+  memcpy(&bits, &d, sizeof bits);
+  return bits;
+}
+
+void tc__power_trace_snapshot(void)
+{
+  if (PW.n == 0) return;
+  close_books();
+  /* Set before the records: a decoder that finds none of them knows they were lost. */
+  tc__k.trace->flags |= TC_TRACE_F_ENERGY;
+  snapshot s = {0, 0};
+  uint32_t shape = PW.n << 8 | PW.policy << 16 | (uint32_t)!PW.scaled << 24;
+  record(&s, TC_TRACE_ENERGY_BEGIN + shape, PW.point, PW.changes);
+  for (unsigned p = 0; p < PW.n; p++)
+    record(&s, TC_TRACE_ENERGY_POINT | p << 8, PW.points[p].freq_hz, PW.points[p].millivolt);
+  record(&s, TC_TRACE_ENERGY_C_EFF, 0, double_bits(PW.c_eff));
+  record(&s, TC_TRACE_ENERGY_P_STATIC, 0, double_bits(PW.p_static));
+  record_cycles(&s, TC_TRACE_ENERGY_ELAPSED, 0, PW.elapsed);
+  record_cycles(&s, TC_TRACE_ENERGY_IDLE, 0, PW.idle);
+  record_cycles(&s, TC_TRACE_ENERGY_DELETED, 0, PW.deleted[0]);
+  record_cycles(&s, TC_TRACE_ENERGY_DELETED | 1u << 16, 0, PW.deleted[1]);
+  /* The switches as tc_energy_report() counts them: tc_kernel_stats()'s (the threads', deleted
+   * ones included) and the HISRs'. */
+  s.context = TC_TRACE_ENERGY_CONTEXT;
+  uint64_t switches = tc__k.deleted_switches_in +
+                      each_context(&tc__k.threads, offsetof(tc_thread, created_node), record_context, &s);
+  s.context = TC_TRACE_ENERGY_CONTEXT | 1u << 16;
+  switches += each_context(&tc__k.hisrs, offsetof(tc_hisr, created_node), record_context, &s);
+  record(&s, TC_TRACE_ENERGY_SWITCHES, 0, switches);
+  record(&s, TC_TRACE_ENERGY_END, s.records + 1u, 0);
+}
+#endif /* TC_TRACE */
 
 #endif /* TC_POWER */

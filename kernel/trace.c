@@ -104,6 +104,15 @@ void tc__trace_put(uint32_t id, uintptr_t a0, uintptr_t a1, uintptr_t a2)
   put(id, a0, a1, a2, 0);
 }
 
+#if TC_POWER
+/* The records of the energy snapshot (power.c, from tc_trace_disable), with the lock held:
+ * four arguments. Not on any switch or service path. */
+void tc__trace_put4(uint32_t id, uintptr_t a0, uintptr_t a1, uintptr_t a2, uintptr_t a3)
+{
+  put(id, a0, a1, a2, a3);
+}
+#endif
+
 /* READY (TC_TRACE_READY): the fourth argument is the thread's priority and threshold, loaded
  * here rather than at every call site. */
 void tc__trace_ready(const tc_thread *t, uintptr_t object, uintptr_t status)
@@ -360,9 +369,14 @@ tc_status tc_trace_disable(void)
 {
   unsigned s = tc__lock();
   tc_trace_header *h = tc__k.trace;
-  /* The clock in full as the last event: a ring whose TIME events were all overwritten still
-   * has its times anchored. */
-  if (h != NULL) tc__trace_time(TC_PORT_CYCLES());
+  if (h != NULL) {
+#if TC_POWER
+    tc__power_trace_snapshot(); /* the energy books, so that a dump carries its energy */
+#endif
+    /* The clock in full as the last event: a ring whose TIME events were all overwritten
+     * still has its times anchored. */
+    tc__trace_time(TC_PORT_CYCLES());
+  }
   tc__k.trace = NULL;
   if (h != NULL) h->flags &= (uint8_t)~TC_TRACE_F_ON;
   tc__unlock(s);

@@ -48,6 +48,7 @@ int main(int argc, char **argv)
   pc_result r[2];
 #if TC_POWER
   tc_energy_report_t energy[2];
+  tc_energy_t thread_energy[2][PC_THREADS];
 #endif
   bool charged = false;
   const unsigned thresholds[2] = {4, 1};
@@ -70,7 +71,10 @@ int main(int argc, char **argv)
       return 1;
     }
 #if TC_POWER
-    if (tc_energy_report(&energy[i]) != TC_OK) {
+    bool reported = tc_energy_report(&energy[i]) == TC_OK;
+    for (unsigned k = 0; k < PC_THREADS; k++)
+      reported = reported && tc_energy_thread(pc_thread(k), &thread_energy[i][k]) == TC_OK;
+    if (!reported) {
       fprintf(stderr, "producer_consumer: no energy report\n");
       return 1;
     }
@@ -101,6 +105,13 @@ int main(int argc, char **argv)
          100.0 * s1 / j1, s1 > 0 ? 100.0 * s0 / s1 : 0.0);
   printf("%-22s %22.4f %26.4f\n", "  per switch (uJ)", energy[0].joules_per_switch * 1e6,
          energy[1].joules_per_switch * 1e6);
+  /* Each thread's own energy (the work it did and the services it called): what the HTML
+   * report of a traced run shows per thread (docs/trace-report.md). */
+  for (unsigned k = 0; k < PC_THREADS; k++) {
+    char label[32];
+    (void)snprintf(label, sizeof label, "  thread %s (uJ)", pc_thread(k)->name);
+    printf("%-22s %22.2f %26.2f\n", label, thread_energy[0][k].joules * 1e6, thread_energy[1][k].joules * 1e6);
+  }
   printf("\nEnergy: the model of power/lpc2148.yaml (seed 000's LPC2148) at %u MHz / %.1f V, "
          "C_eff V^2 N + P_static t over\nthe cycles the kernel counted%s; the switches' share is "
          "the cycles %s (docs/energy.md).\n",

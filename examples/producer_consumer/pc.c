@@ -65,6 +65,11 @@ static void producer(void *arg)
   pc_end_run();
 }
 
+const tc_thread *pc_thread(unsigned index)
+{
+  return index == 0 ? &producer_thread : &consumer_thread[(index - 1u) % CONSUMERS];
+}
+
 int pc_run(const pc_params *p, pc_result *out)
 {
   static const char *names[CONSUMERS] = {"A", "B", "C"};

@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "tacet/thread.h"
+
 typedef struct {
   unsigned producer_threshold;
   unsigned rounds;           /* rounds of 9 messages measured (after a warm-up round) */
@@ -32,6 +34,10 @@ typedef struct {
  * its port's options first); returns 0, or a failure code when a message was lost, reordered
  * or a service failed. */
 int pc_run(const pc_params *p, pc_result *out);
+
+/* The threads of the last run, for reports: 0 the producer D, 1 .. 3 the consumers A, B, C. */
+#define PC_THREADS 4u
+const tc_thread *pc_thread(unsigned index);
 
 /* Port glue (pc_port_<port>.c). */
 void pc_work(uint32_t cycles); /* spend CPU time preemptibly */

@@ -34,7 +34,9 @@
  *                           still finishes the work allocated before the next deadline,
  *                           from the actual execution times of the completed jobs.
  * Every scaling policy runs idle at the lowest point, as seed 004's do. A point change is a
- * trace event (TC_TRACE_POWER) where the trace is compiled in.
+ * trace event (TC_TRACE_EV_POWER) where the trace is compiled in, and tc_trace_disable()
+ * records the energy books into the trace (TC_TRACE_EV_ENERGY; docs/trace.md, "The energy
+ * snapshot"), so that `tacet trace` shows the energy of a traced run.
  */
 #ifndef TACET_POWER_H
 #define TACET_POWER_H

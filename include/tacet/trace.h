@@ -39,6 +39,9 @@
 #define TC_TRACE_F_ON      0x04u /* recording (cleared by tc_trace_disable and when full) */
 #define TC_TRACE_F_WRAPPED 0x08u /* the ring has wrapped: the oldest events are gone */
 #define TC_TRACE_F_FULL    0x10u /* TC_TRACE_STOP: the buffer filled, later events lost */
+#define TC_TRACE_F_ENERGY  0x20u /* TC_POWER: tc_trace_disable() recorded the energy snapshot
+                                    (TC_TRACE_EV_ENERGY); events that are not in the dump
+                                    (lost) may be part of it */
 
 typedef struct {
   uint32_t magic;          /* TC_TRACE_MAGIC */
@@ -128,8 +131,41 @@ enum {
                                size: seen at a switch away from it */
   TC_TRACE_EV_YIELD,        /* ctx gives its turn away: a0 1 yield, 2 end of its time slice */
   TC_TRACE_EV_ENABLE,       /* tracing (re)started: a0 the mode */
-  TC_TRACE_EV_POWER,        /* the operating point changed (TC_POWER): a0 its index, a1 its
-                               frequency (Hz), a2 its voltage (mV) */
+  TC_TRACE_EV_POWER,        /* the operating point changed (TC_POWER; also when a table is
+                               installed): a0 its index, a1 its frequency (Hz), a2 its voltage
+                               (mV), a3 TC_TRACE_POWER_CLOCK | the point before << 8
+                               (TC_TRACE_NO_POINT at the install) */
+  TC_TRACE_EV_ENERGY,       /* one record of the energy snapshot tc_trace_disable() takes
+                               (TC_POWER, a table installed): a0 the record
+                               (TC_TRACE_ENERGY_*) | its point << 8 | its part << 16, a1 as
+                               the record says, a2:a3 a 64-bit value (high word in a2) */
+};
+
+/* TC_TRACE_EV_POWER's a3: the port changed its clock to the point's frequency (the sim
+ * port): timestamps from this event on count at a1 Hz, not at the header's clock_hz. Without
+ * it the point is accounted by the model only and the clock stays. */
+#define TC_TRACE_POWER_CLOCK 0x1u
+#define TC_TRACE_NO_POINT    0xFFu /* a3's point before, when the table was just installed */
+
+/* The records of the energy snapshot, in the order they are recorded (docs/trace.md, "The
+ * energy snapshot"): what tc_energy_report() computes from, so that a decoder computes the
+ * same without the program or the board's table. Cycles are tc_cycles() units; a record of
+ * cycles is there only where they are not zero. */
+enum {
+  TC_TRACE_ENERGY_BEGIN = 0, /* a0 | points << 8 | policy << 16 | 1 << 24 when modelled (the
+                                port cannot change its clock); a1 the point in force; value:
+                                point changes */
+  TC_TRACE_ENERGY_POINT,     /* a0 | index << 8; a1 frequency (Hz); value: voltage (mV) */
+  TC_TRACE_ENERGY_C_EFF,     /* value: C_eff in farads, an IEEE-754 double's bits */
+  TC_TRACE_ENERGY_P_STATIC,  /* value: the static power in watts, a double's bits */
+  TC_TRACE_ENERGY_ELAPSED,   /* a0 | point << 8; value: elapsed cycles at that point */
+  TC_TRACE_ENERGY_IDLE,      /* a0 | point << 8; value: idle's cycles */
+  TC_TRACE_ENERGY_DELETED,   /* a0 | point << 8 | part << 16 (0 threads, 1 HISRs); value: the
+                                cycles of deleted contexts */
+  TC_TRACE_ENERGY_CONTEXT,   /* a0 | point << 8 | part << 16 (0 thread, 1 HISR); a1 the
+                                context (as `ctx`); value: its cycles */
+  TC_TRACE_ENERGY_SWITCHES,  /* value: the context switches tc_energy_report() divides by */
+  TC_TRACE_ENERGY_END,       /* a1: the snapshot's records, BEGIN and END included */
 };
 
 /* Service events: the call's context; a0 the object (0 when the service takes none), a1 and
@@ -208,6 +244,8 @@ enum {
 tc_status tc_trace_enable(void *buf, size_t size, unsigned mode);
 
 /* Stop recording. The buffer keeps what was recorded (its header says so) and may be read.
+ * With TC_POWER and a table installed, the energy books are first brought up to date and
+ * recorded (TC_TRACE_EV_ENERGY events, TC_TRACE_F_ENERGY); then a last TIME event.
  * Context: any.
  * Returns TC_OK; TC_STATE_ERROR (not recording, or built with TC_TRACE=0). */
 tc_status tc_trace_disable(void);

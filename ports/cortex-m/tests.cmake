@@ -48,11 +48,11 @@ tacet_add_test(test_trace.trace)
 # Energy accounting compiled in (TC_POWER=1): its own test, with the switch path's cycles
 # measured by PendSV.
 tacet_kernel_library(tacet_kernel_power DEFINITIONS TC_POWER=1)
-add_executable(test_power.power test_power.c ${harness})
-target_link_libraries(test_power.power PRIVATE tacet_kernel_power m)
-target_include_directories(test_power.power PRIVATE ${PROJECT_SOURCE_DIR}/kernel)
-target_compile_options(test_power.power PRIVATE ${TACET_WARNINGS} -Wno-missing-prototypes)
-tacet_add_test(test_power.power)
+tacet_kernel_test(test_power.power test_power.c tacet_kernel_power)
+
+# The energy snapshot of a trace (TC_POWER=1 and TC_TRACE=1 together).
+tacet_kernel_library(tacet_kernel_powertrace DEFINITIONS TC_POWER=1 TC_TRACE=1)
+tacet_kernel_test(test_energy_trace.powertrace test_energy_trace.c tacet_kernel_powertrace)
 
 # The spinning idle (TC_CM_IDLE_WFI=0), whose idle time is exact under -icount: the
 # port's own test, which checks that ten ticks are ten SysTick periods.

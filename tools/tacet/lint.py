@@ -100,6 +100,9 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
     Configuration("sim-trace", SIM, ("__x86_64__", "TC_TRACE=1")),
     Configuration("sim-power", SIM, ("__x86_64__", "TC_POWER=1")),
     Configuration("cortex-m3-trace", CORTEX_M, (*CM3, "TC_TRACE=1")),
+    # Both: the energy snapshot of a trace (kernel/power.c, test_energy_trace).
+    Configuration("sim-powertrace", SIM, ("__x86_64__", "TC_POWER=1", "TC_TRACE=1")),
+    Configuration("cortex-m3-powertrace", CORTEX_M, (*CM3, *OS, "TC_POWER=1", "TC_TRACE=1")),
 )
 
 

@@ -62,7 +62,7 @@ def _write(path: Path, text: str, what: str) -> None:
 
 def stats_dict(analysis: dict[str, Any]) -> dict[str, Any]:
     inversions = analysis["inversions"]
-    return {
+    stats = {
         "source": analysis["source"],
         "span": analysis["span"],
         "events": analysis["events"],
@@ -72,6 +72,58 @@ def stats_dict(analysis: dict[str, Any]) -> dict[str, Any]:
             "bounded": sum(1 for i in inversions if i["bounded"]),
         },
     }
+    if analysis.get("energy") is not None:
+        stats["energy"] = analysis["energy"]
+    return stats
+
+
+def _mhz(hz: float) -> str:
+    return f"{hz / 1e6:g} MHz"
+
+
+def energy_lines(energy: dict[str, Any] | None) -> list[str]:
+    """The energy of the trace's snapshot (analysis["energy"]) as text: the model, then a
+    table of contexts, idle, the switch path and the total; nothing without a snapshot."""
+    if energy is None:
+        return []
+    if energy.get("total") is None:
+        return [f"energy: none ({energy['note']})"]
+    points = ", ".join(f"{_mhz(p['hz'])} {p['millivolt'] / 1000:g} V" for p in energy["points"])
+    used = ", ".join(_mhz(p["hz"]) for p in energy["points"] if p["cycles"])
+    now = energy["points"][energy["point"]]
+    lines = [
+        f"energy: {energy['total']['joules'] * 1e6:.2f} uJ over {energy['total']['cycles']} "
+        f"cycles (the kernel's books when tracing stopped; docs/energy.md's model)",
+        f"energy_model: C_eff {energy['c_eff_farad']:.4g} F, P_static "
+        f"{energy['p_static_watt']:.4g} W; points {points}"
+        + (" (modelled: the port cannot change its clock)" if energy["modelled"] else ""),
+        f"energy_points_used: {used or 'none'}; policy {energy['policy']}, at "
+        f"{_mhz(now['hz'])} when the trace stopped, {energy['point_changes']} point changes",
+        f"{'energy_table:':<22} {'kind':<9} {'cycles':>12} {'dynamic uJ':>12} "
+        f"{'static uJ':>11} {'total uJ':>12} {'share':>7}",
+    ]
+
+    def row(name: str, kind: str, part: dict[str, Any]) -> str:
+        return (
+            f"  {name:<20} {kind:<9} {part['cycles']:>12} {part['dynamic_joules'] * 1e6:>12.2f} "
+            f"{part['static_joules'] * 1e6:>11.2f} {part['joules'] * 1e6:>12.2f} "
+            f"{part['share'] * 100:>6.1f}%"
+        )
+
+    for c in energy["contexts"]:
+        lines.append(row(c["name"], c["kind"], c))
+    for key, label in (("deleted_threads", "deleted threads"), ("deleted_hisrs", "deleted HISRs")):
+        if energy[key]["cycles"]:
+            lines.append(row(f"({label})", "", energy[key]))
+    lines.append(row("idle", "idle", energy["idle"]))
+    lines.append(row("switching", "switches", energy["switching"]))
+    lines.append(row("total", "", energy["total"]))
+    lines.append(
+        f"energy_switching: {energy['context_switches']} context switches, "
+        f"{energy['joules_per_switch'] * 1e6:.4f} uJ each, "
+        f"{energy['switching']['share'] * 100:.1f}% of the energy"
+    )
+    return lines
 
 
 def _ms(value: float | None) -> str:
@@ -123,6 +175,18 @@ def print_summary(console: Console, trace: Trace, analysis: dict[str, Any]) -> N
             _times(t["blocking_us"]),
         )
     console.print(table)
+    energy = analysis.get("energy")
+    if energy is not None and energy.get("total") is not None:
+        console.print(
+            f"energy: {energy['total']['joules'] * 1e6:.2f} uJ: threads "
+            f"{energy['threads']['share'] * 100:.1f}%, HISRs {energy['hisrs']['share'] * 100:.1f}%"
+            f", idle {energy['idle']['share'] * 100:.1f}%, context switches "
+            f"{energy['switching']['share'] * 100:.1f}% ({energy['joules_per_switch'] * 1e6:.4f} "
+            "uJ each); --stats for the table",
+            highlight=False,
+        )
+    elif energy is not None:
+        console.print(f"energy: none ({energy['note']})", highlight=False)
     names = {c["id"]: c["name"] for c in analysis["contexts"]}
     inversions = analysis["inversions"]
     unbounded = sum(1 for i in inversions if not i["bounded"])
@@ -171,6 +235,7 @@ def print_stats(analysis: dict[str, Any]) -> None:
                     f"  {key}: count {v['count']} min {v['min']:.3f} avg {v['avg']:.3f} "
                     f"max {v['max']:.3f} p99 {v['p99']:.3f}"
                 )
+    lines += energy_lines(analysis.get("energy"))
     print("\n".join(lines))
 
 

@@ -10,16 +10,23 @@ target clock.
 
 Beyond schema 1 the dict carries ``events.notes`` (what the decoder says is missing),
 ``isr_slices`` (interrupt handler intervals) and ``wakeups`` (each READY event and the
-switch-in it led to), which ``tacet trace --perfetto`` draws.
+switch-in it led to), which ``tacet trace --perfetto`` draws, and ``energy`` (None without an
+energy snapshot or POWER events): the energy per context, idle and the context-switch path
+computed from the kernel's snapshot with the model of tacet.energy, as tc_energy_report()
+computes it, and the operating point over time.
 """
 
 import bisect
+import dataclasses
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from tacet.tracefmt import EV, OBJ, STATE, SVC, Event, Trace
+from tacet import energy as model
+from tacet.power import Point, Table
+from tacet.tracefmt import EV, OBJ, STATE, SVC, EnergySnapshot, Event, Trace
 
 SCHEMA = 1
 LOAD_WINDOWS = 100
@@ -33,17 +40,24 @@ _WAIT_STATES = {
 }
 _GONE_STATES = {STATE["completed"], STATE["terminated"]}
 _WAITING = ("ready", "preempted")
+# TC_POLICY_* (include/tacet/power.h), by value.
+POLICIES = ("fixed", "idle scaling", "load scaling", "static", "RT-DVS")
 
 
 def ctx_id(address: int) -> str:
     return f"0x{address:x}"
 
 
-def clock_note(port: str, clock_hz: int) -> str:
+def clock_note(port: str, clock_hz: int, follows: bool = False) -> str:
     if port == "cortex-m":
         return (
             f"tc_cycles() at {clock_hz} Hz; under QEMU (-icount shift=5) one unit is one "
             "instruction at the icount rate (2^5 ns of virtual time each), not a CPU cycle"
+        )
+    if follows:
+        return (
+            f"tc_cycles() of the {port or 'target'} port's clock, which follows the operating "
+            f"point: {clock_hz} Hz when tracing began, then each point's frequency (POWER events)"
         )
     return f"tc_cycles() at {clock_hz} Hz of the {port or 'target'} port's clock"
 
@@ -91,6 +105,7 @@ class _Walk:
     trace: Trace
     start: int
     end: int
+    events: list[Event]
     kinds: dict[int, str] = field(default_factory=dict)
     base: dict[int, int] = field(default_factory=dict)  # user priority of each thread
     effective: dict[int, tuple[int | None, int | None]] = field(default_factory=dict)
@@ -281,7 +296,7 @@ class _Walk:
             self.taker[obj] = e.ctx
 
     def walk(self) -> None:
-        events = self.trace.events
+        events = self.events
         if events:
             first = events[0]
             self.set_effective(first.ctx, _pt(first))
@@ -420,13 +435,155 @@ def _inversions(
     return found
 
 
+def _part(e: model.Energy, total: float) -> dict[str, Any]:
+    return {
+        "cycles": e.total_cycles,
+        "cycles_per_point": list(e.cycles),
+        "seconds": e.seconds,
+        "dynamic_joules": e.dynamic_joules,
+        "static_joules": e.static_joules,
+        "joules": e.joules,
+        "share": e.joules / total if total else 0.0,
+    }
+
+
+def snapshot_table(snapshot: EnergySnapshot, source: str) -> Table:
+    """The board's table as the snapshot gives it, for tacet.energy's model."""
+    points = tuple(Point(f"p{i}", hz, mv) for i, (hz, mv) in enumerate(snapshot.points))
+    return Table(
+        path=Path(source),
+        display=source,
+        sha256="",
+        name="trace",
+        description="the operating points of the trace's energy snapshot",
+        source=source,
+        points=points,
+        c_eff_farad=snapshot.c_eff_farad,
+        p_static_watt=snapshot.p_static_watt,
+        notes="",
+    )
+
+
+def _sum(parts: Sequence[Sequence[int]], n: int) -> list[int]:
+    return [sum(part[p] for part in parts) for p in range(n)]
+
+
+def _energy_figures(trace: Trace, snapshot: EnergySnapshot, source: str) -> dict[str, Any]:
+    """Energy per context, idle, the switch path and the whole run, as tc_energy_report()
+    derives them: the switch path is what elapsed at each point less everything charged."""
+    table = snapshot_table(snapshot, source)
+    n = len(snapshot.points)
+    threads = [c.cycles for c in snapshot.contexts if not c.hisr] + [snapshot.deleted_threads]
+    hisrs = [c.cycles for c in snapshot.contexts if c.hisr] + [snapshot.deleted_hisrs]
+    thread_cycles, hisr_cycles = _sum(threads, n), _sum(hisrs, n)
+    switching = [
+        snapshot.elapsed[p] - thread_cycles[p] - hisr_cycles[p] - snapshot.idle[p] for p in range(n)
+    ]
+    run = model.report(
+        table,
+        threads=thread_cycles,
+        hisrs=hisr_cycles,
+        idle=snapshot.idle,
+        switching=switching,
+        context_switches=snapshot.context_switches,
+    )
+    total = run.total.joules
+    contexts = []
+    for c in snapshot.contexts:
+        part = _part(model.energy(table, c.cycles), total)
+        contexts.append(
+            {
+                "ctx": ctx_id(c.address),
+                "name": trace.name_of(c.address, snapshot.seq),
+                "kind": "hisr" if c.hisr else "thread",
+                **part,
+            }
+        )
+    contexts.sort(key=lambda c: (-c["joules"], c["name"]))
+    elapsed = sum(snapshot.elapsed)
+    return {
+        "points": [
+            {
+                "index": i,
+                "hz": hz,
+                "millivolt": mv,
+                "watts": model.power_watts(table, i),
+                "cycles": snapshot.elapsed[i],
+                "share": snapshot.elapsed[i] / elapsed if elapsed else 0.0,
+            }
+            for i, (hz, mv) in enumerate(snapshot.points)
+        ],
+        "c_eff_farad": snapshot.c_eff_farad,
+        "p_static_watt": snapshot.p_static_watt,
+        "policy": POLICIES[snapshot.policy]
+        if snapshot.policy < len(POLICIES)
+        else f"policy {snapshot.policy}",
+        "point": snapshot.point,
+        "point_changes": snapshot.point_changes,
+        "modelled": snapshot.modelled,
+        "contexts": contexts,
+        "threads": _part(run.threads, total),
+        "hisrs": _part(run.hisrs, total),
+        "deleted_threads": _part(model.energy(table, snapshot.deleted_threads), total),
+        "deleted_hisrs": _part(model.energy(table, snapshot.deleted_hisrs), total),
+        "idle": _part(run.idle, total),
+        "switching": _part(run.switching, total),
+        "total": _part(run.total, total),
+        "context_switches": run.context_switches,
+        "joules_per_switch": run.joules_per_switch,
+    }
+
+
+def _energy(
+    trace: Trace, source: str, events: Sequence[Event], us: Callable[[float], float], end: int
+) -> dict[str, Any] | None:
+    """The analysis dict's ``energy`` (docs/trace.md, "Energy"), None when the dump has
+    neither a snapshot nor a POWER event."""
+    snapshot = trace.energy
+    changes = [e for e in events if e.id == EV["POWER"]]
+    if trace.energy_status == "none" and not changes:
+        return None
+    # The operating point over the span: each POWER event; with none kept, the point did not
+    # change in the span (every change is recorded), so the snapshot's held throughout.
+    series = [[us(e.time), e.args[0], e.args[1], e.args[2]] for e in changes]
+    if not changes and snapshot is not None:
+        hz, mv = snapshot.points[snapshot.point]
+        start = events[0].time if events else trace.header.start
+        series = [[us(start), snapshot.point, hz, mv]]
+    if series:
+        series.append([us(end), *series[-1][1:]])
+    notes = {
+        "none": "no energy snapshot in this trace (the kernel records it when tracing is "
+        "disabled, with TC_POWER=1 and a table installed)",
+        "missing": "the energy snapshot was recorded but lost (see the notes above)",
+        "partial": "the energy snapshot is partial (see the notes above): no figures shown",
+    }
+    result: dict[str, Any] = {
+        "status": trace.energy_status,
+        "note": notes.get(trace.energy_status),
+        "point_series": series,
+        "point_events": len(changes),
+    }
+    if snapshot is not None:
+        result.update(_energy_figures(trace, snapshot, source))
+    return result
+
+
 def analyze(trace: Trace, source: str) -> dict[str, Any]:
     """The analysis dict of schema 1 for `trace`, read from `source` (a file name)."""
     h = trace.header
-    events = trace.events
+    # The schedule ends where the energy snapshot begins (the kernel closed its books there);
+    # the snapshot's records and the closing TIME event are not part of it.
+    energy_at = next((i for i, e in enumerate(trace.events) if e.id == EV["ENERGY"]), None)
+    events = trace.events if energy_at is None else trace.events[:energy_at]
+    if trace.clock:  # the clock changed rate: times in units of the header's clock_hz
+        events = [dataclasses.replace(e, time=trace.clock_time(e.time)) for e in events]
     start = events[0].time if events else h.start
     end = events[-1].time if events else h.start
-    w = _Walk(trace, start, end)
+    if energy_at is not None:
+        end = trace.clock_time(trace.events[energy_at].time)
+        start = start if events else end
+    w = _Walk(trace, start, end, events)
     for obj in trace.objects:
         if obj.type in (OBJ["thread"], OBJ["hisr"]):
             w.kinds[obj.address] = obj.type_name
@@ -504,12 +661,12 @@ def analyze(trace: Trace, source: str) -> dict[str, Any]:
             "cpu": h.cpu,
             "clock_hz": h.clock_hz,
             "tick_hz": h.tick_hz,
-            "clock_note": clock_note(h.port, h.clock_hz),
+            "clock_note": clock_note(h.port, h.clock_hz, bool(trace.clock)),
         },
         "span": {"start_us": us(start), "end_us": us(end)},
         "events": {
             "recorded": h.recorded,
-            "kept": len(events),
+            "kept": len(trace.events),
             "lost": h.lost,
             "wrapped": h.wrapped,
             "notes": list(trace.notes),
@@ -547,4 +704,5 @@ def analyze(trace: Trace, source: str) -> dict[str, Any]:
             }
             for k in w.wakeups
         ],
+        "energy": _energy(trace, source, events, us, end),
     }

@@ -5,9 +5,10 @@ track for interrupt handlers. On a context's track: complete ("X") slices for ea
 was in (running, ready, preempted, blocked on an object, sleeping, suspended), coloured by
 state; service calls and user events as instant ("i") events with their arguments spelled out
 (object names, status names); wake-ups as flow arrows ("s" -> "f") from the event that made a
-thread ready to its next switch-in; counters ("C") for cumulative context switches, CPU load
-and the ready-queue length. Timestamps are microseconds of the target clock; ``otherData``
-says which clock that is (on QEMU, instructions at the icount rate).
+thread ready to its next switch-in; counters ("C") for cumulative context switches, CPU load,
+the ready-queue length and, with energy accounting (TC_POWER), the operating point's
+frequency. Timestamps are microseconds of the target clock; ``otherData`` says which clock
+that is (on QEMU, instructions at the icount rate).
 """
 
 import bisect
@@ -119,7 +120,7 @@ def _instants(trace: Trace, tids: dict[str, int], isr_tid: int) -> list[dict[str
     out = []
 
     def us(t: int) -> float:
-        return round(t * 1e6 / trace.header.clock_hz, 6)
+        return round(trace.clock_time(t) * 1e6 / trace.header.clock_hz, 6)
 
     def track(ctx: int, irq: int) -> int:
         return isr_tid if irq else tids.get(ctx_id(ctx), isr_tid)
@@ -204,10 +205,14 @@ def _flows(
 def _counters(analysis: dict[str, Any]) -> list[dict[str, Any]]:
     out = []
     counters = analysis["counters"]
+    energy = analysis.get("energy") or {}
+    # The operating point's frequency, from each POWER event (or the snapshot's point).
+    points = [[t, hz / 1e6] for t, _, hz, _ in energy.get("point_series", [])]
     for name, key, series, scale in (
         ("context switches", "total", counters["switches"], 1),
         ("CPU load", "%", counters["cpu_load"], 100),
         ("ready queue", "length", counters["ready_queue"], 1),
+        ("operating point", "MHz", points, 1),
     ):
         for t, value in series:
             out.append(

@@ -229,6 +229,7 @@ class _Report:
                 self._load_section(),
                 self._preemption_section(),
                 self._histogram_section(),
+                self._energy_section(),
                 self._user_event_section(),
             ]
         title = f"Tacet trace report: {self.source.get('file') or 'trace'}"
@@ -245,7 +246,7 @@ class _Report:
             f"<title>{_e(title)}</title>\n<style>\n{_CSS}\n{state_css}\n"
             f".inv-u{{fill:{UNBOUNDED_COLOUR}}} .inv-b{{fill:{BOUNDED_COLOUR}}}\n</style>\n"
             "</head>\n<body>\n"
-            f"<header><h1>{_e(title)}</h1>\n{self._source_line()}\n{_NAV}</header>\n"
+            f"<header><h1>{_e(title)}</h1>\n{self._source_line()}\n{self._nav()}</header>\n"
             "<main>\n" + "\n".join(sections) + "\n</main>\n"
             f'<div id="tooltip" role="tooltip" hidden></div>\n<script>\n{_JS}\n</script>\n'
             "</body>\n</html>\n"
@@ -600,6 +601,179 @@ class _Report:
             + f'<div class="chart" id="hist-chart">{_svg(fig, "hist")}</div></section>'
         )
 
+    def _nav(self) -> str:
+        links = _NAV_LINKS + ((("energy", "Energy"),) if self.a.get("energy") else ())
+        return "<nav>" + "".join(f'<a href="#{k}">{label}</a>' for k, label in links) + "</nav>"
+
+    def _energy_section(self) -> str:
+        """Energy per context, idle and the switch path from the trace's energy snapshot, the
+        operating points and the point over time; nothing when the trace has no energy."""
+        energy = _dict(self.a.get("energy"), "energy")
+        if not energy:
+            return ""
+        parts = ['<section id="energy"><h2>Energy</h2>']
+        note = _text(energy.get("note"))
+        if energy.get("total") is None:
+            parts.append(f'<p class="warn" id="energy-note">{_e(note or "no energy figures")}</p>')
+        else:
+            parts += [self._energy_totals(energy), self._energy_contexts(energy)]
+            parts.append(self._energy_points(energy))
+        parts.append(self._point_chart(energy))
+        parts.append("</section>")
+        return "\n".join(parts)
+
+    def _energy_part(self, energy: dict, key: str) -> dict:
+        return _energy_figures(energy.get(key), f"energy.{key}")
+
+    def _energy_totals(self, energy: dict) -> str:
+        total = self._energy_part(energy, "total")
+        switching = self._energy_part(energy, "switching")
+        per_switch = _num(energy.get("joules_per_switch"), "energy.joules_per_switch")
+        rows = [("Energy", f"{_fmt_j(total['joules'])} over {_int(total['cycles'])} cycles")]
+        for key, label in (("threads", "Threads"), ("hisrs", "HISRs"), ("idle", "Idle")):
+            part = self._energy_part(energy, key)
+            rows.append((label, f"{_fmt_j(part['joules'])} ({100 * part['share']:.1f} %)"))
+        rows.append(
+            (
+                "Context switches",
+                f'<span id="switching-share">{100 * switching["share"]:.1f} %</span> of the '
+                f"energy: {_fmt_j(switching['joules'])} for {_int(energy.get('context_switches'))}"
+                f" switches, {_fmt_j(per_switch)} each",
+            )
+        )
+        points = _list(energy.get("points"), "energy.points")
+        used = [_dict(pt, "energy.points[]") for pt in points]
+        used_text = ", ".join(
+            f"{_hz(pt.get('hz'))} ({100 * _num(pt.get('share'), 'energy.points[].share'):.1f} %)"
+            for pt in used
+            if pt.get("cycles")
+        )
+        rows.append(("Points used", _e(used_text or "none")))
+        policy = f"{_e(energy.get('policy'))}, {_int(energy.get('point_changes'))} point changes"
+        rows.append(("Policy", policy))
+        model = (
+            f"C<sub>eff</sub> {_num(energy.get('c_eff_farad'), 'energy.c_eff_farad'):.4g} F, "
+            f"P<sub>static</sub> {_num(energy.get('p_static_watt'), 'energy.p_static_watt'):.4g} W"
+            " (docs/energy.md: C<sub>eff</sub> V² N + P<sub>static</sub> N / f per point)"
+        )
+        if energy.get("modelled"):
+            model += "; modelled: this port cannot change its clock"
+        rows.append(("Model", model))
+        return (
+            "<p>From the kernel's energy books when tracing stopped (TC_POWER): cycles per "
+            "operating point of every thread and HISR, idle, and the context-switch path (what "
+            "elapsed less everything charged), turned into joules as tc_energy_report() does."
+            '</p><table class="totals" id="energy-totals"><tbody>'
+            + "".join(f"<tr><th scope=row>{k}</th><td>{v}</td></tr>" for k, v in rows)
+            + "</tbody></table>"
+        )
+
+    def _energy_contexts(self, energy: dict) -> str:
+        rows = []
+        entries = []
+        for n, raw in enumerate(_list(energy.get("contexts"), "energy.contexts")):
+            c = _dict(raw, f"energy.contexts[{n}]")
+            name = _text(c.get("name")) or _text(c.get("ctx"))
+            entries.append(
+                (name, _text(c.get("kind")), _energy_figures(c, f"energy.contexts[{n}]"))
+            )
+        for key, name in (
+            ("deleted_threads", "deleted threads"),
+            ("deleted_hisrs", "deleted HISRs"),
+        ):
+            part = self._energy_part(energy, key)
+            if part["cycles"]:
+                entries.append((f"({name})", "", part))
+        entries.append(("idle", "idle", self._energy_part(energy, "idle")))
+        entries.append(("context switches", "switch path", self._energy_part(energy, "switching")))
+        total = self._energy_part(energy, "total")
+        scale, unit = _table_unit(total["joules"])
+
+        def cells(part: dict) -> str:
+            return "".join(
+                f"<td class=n>{part[key] / scale:,.2f}</td>"
+                for key in ("dynamic_joules", "static_joules", "joules")
+            )
+
+        for name, kind, part in entries:
+            share = 100 * part["share"]
+            rows.append(
+                f"<tr><th scope=row>{_e(name)}</th><td>{_e(kind)}</td>"
+                f"<td class=n>{_int(part['cycles'])}</td>{cells(part)}"
+                f'<td class="n share"><span class="bar" style="width:{min(share, 100):.1f}%">'
+                f"</span>{share:.1f} %</td></tr>"
+            )
+        rows.append(
+            f"<tr class=total><th scope=row>total</th><td></td><td class=n>"
+            f"{_int(total['cycles'])}</td>{cells(total)}<td class=n>100.0 %</td></tr>"
+        )
+        chart = ""
+        if entries:
+            fig = _figure(10, 0.9 + 0.4 * len(entries))
+            ax = fig.subplots()
+            ys = list(range(len(entries)))
+            bar_scale, bar_unit = _joule_unit(max(part["joules"] for _, _, part in entries))
+            colours = [
+                "#8fb3d9" if kind == "idle" else "#e8833a" if kind == "switch path" else "#2e9d4a"
+                for _, kind, _ in entries
+            ]
+            ax.barh(ys, [part["joules"] / bar_scale for _, _, part in entries], 0.6, color=colours)
+            ax.set_yticks(ys, [name for name, _, _ in entries])
+            ax.invert_yaxis()
+            ax.set_xlabel(f"energy ({bar_unit})")
+            ax.grid(axis="x", alpha=0.3)
+            chart = f'<div class="chart" id="energy-chart">{_svg(fig, "en")}</div>'
+        return (
+            '<h3>Per context</h3><table id="energy-table" class="grid"><thead><tr>'
+            "<th>Context</th><th>Kind</th><th>Cycles</th>"
+            f"<th>Dynamic ({unit})</th><th>Static ({unit})</th><th>Energy ({unit})</th>"
+            "<th>Share</th></tr></thead><tbody>" + "\n".join(rows) + "</tbody></table>" + chart
+        )
+
+    def _energy_points(self, energy: dict) -> str:
+        rows = []
+        for n, raw in enumerate(_list(energy.get("points"), "energy.points")):
+            pt = _dict(raw, f"energy.points[{n}]")
+            where = f"energy.points[{n}]"
+            current = " (at the end)" if pt.get("index") == energy.get("point") else ""
+            rows.append(
+                f"<tr><td class=n>{_int(pt.get('index'))}{current}</td>"
+                f"<td class=n>{_hz(pt.get('hz'))}</td>"
+                f"<td class=n>{_num(pt.get('millivolt'), where) / 1000:g} V</td>"
+                f"<td class=n>{1000 * _num(pt.get('watts'), where):.4g} mW</td>"
+                f"<td class=n>{_int(pt.get('cycles'))}</td>"
+                f"<td class=n>{100 * _num(pt.get('share'), where):.1f} %</td></tr>"
+            )
+        return (
+            '<h3>Operating points</h3><table id="energy-points" class="grid"><thead><tr>'
+            "<th>Point</th><th>Frequency</th><th>Voltage</th><th>Power</th><th>Cycles</th>"
+            "<th>Share of the cycles</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+        )
+
+    def _point_chart(self, energy: dict) -> str:
+        """The operating point over time, when the trace holds point changes."""
+        if not energy.get("point_events"):
+            return ""
+        series = []
+        for n, raw in enumerate(_list(energy.get("point_series"), "energy.point_series")):
+            where = f"energy.point_series[{n}]"
+            if not isinstance(raw, list) or len(raw) != 4:
+                raise _fail(where, f"expected [t_us, point, hz, mv], got {raw!r}")
+            series.append((_num(raw[0], where), _num(raw[2], where) / 1e6))
+        scale, unit = self._unit()
+        fig = _figure(10, 2.2)
+        ax = fig.subplots()
+        _step(ax, series, t0=self.t0, scale=scale, factor=1.0, colour="#3b6ea8")
+        ax.set_ylabel("MHz")
+        ax.set_ylim(bottom=0)
+        ax.set_xlim(0, max(self.duration / scale, 1e-9))
+        ax.set_xlabel(f"time since the trace's start ({unit})")
+        ax.grid(alpha=0.3)
+        return (
+            f"<h3>Operating point over time ({_int(energy.get('point_events'))} changes in the "
+            f'trace)</h3><div class="chart" id="point-chart">{_svg(fig, "pt")}</div>'
+        )
+
     def _user_event_section(self) -> str:
         events = _list(self.a.get("user_events"), "user_events")
         if not events:
@@ -659,6 +833,36 @@ def _fmt_us(us: float) -> str:
     if size >= 1e3:
         return f"{us / 1e3:,.3f} ms"
     return f"{us:,.2f} µs"
+
+
+def _energy_figures(raw: object, where: str) -> dict:
+    """A part of the run's energy (a context, idle, the switch path ...), its figures checked."""
+    part = _dict(raw, where)
+    for field in ("joules", "dynamic_joules", "static_joules", "share", "cycles"):
+        _num(part.get(field), f"{where}.{field}")
+    return part
+
+
+def _joule_unit(largest: float) -> tuple[float, str]:
+    for factor, unit in ((1.0, "J"), (1e-3, "mJ"), (1e-6, "µJ")):
+        if largest >= factor:
+            return factor, unit
+    return 1e-9, "nJ"
+
+
+def _fmt_j(joules: float) -> str:
+    """An energy in the unit that suits it, four significant digits."""
+    if joules == 0:
+        return "0 J"
+    scale, unit = _joule_unit(abs(joules))
+    return f"{joules / scale:.4g} {unit}"
+
+
+def _table_unit(total: float) -> tuple[float, str]:
+    """A unit for a column of energies that add up to ``total``: one below the total's own,
+    so that the parts read as whole numbers with two decimals."""
+    scale, _ = _joule_unit(total)
+    return {1.0: (1e-3, "mJ"), 1e-3: (1e-6, "µJ")}.get(scale, (1e-9, "nJ"))
 
 
 def _stat_cells(stats: object, where: str) -> list[str]:
@@ -908,10 +1112,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-_NAV = (
-    '<nav><a href="#summary">Summary</a><a href="#timeline">Timeline</a>'
-    '<a href="#inversions">Inversions</a><a href="#cpu">CPU load</a>'
-    '<a href="#preemptions">Preemptions</a><a href="#histograms">Histograms</a></nav>'
+_NAV_LINKS = (
+    ("summary", "Summary"),
+    ("timeline", "Timeline"),
+    ("inversions", "Inversions"),
+    ("cpu", "CPU load"),
+    ("preemptions", "Preemptions"),
+    ("histograms", "Histograms"),
 )
 
 _CSS = """
@@ -965,6 +1172,10 @@ tr.bounded td:first-child { border-left: 4px solid #ff9f1c; }
 #tl-svg .slice:hover { stroke: #000; stroke-width: 1; }
 #tl-svg .inv-mark { cursor: pointer; }
 .chart svg { max-width: 100%; height: auto; }
+#energy-table td.share { position: relative; min-width: 110px; }
+#energy-table .bar { position: absolute; left: 0; top: 3px; bottom: 3px; background: #2e9d4a;
+                     opacity: 0.25; }
+#energy-table tr.total th, #energy-table tr.total td { font-weight: 600; }
 #tooltip { position: fixed; z-index: 10; pointer-events: none; background: #1d2327;
            color: #fff; padding: 6px 9px; border-radius: 4px; font-size: 12px;
            line-height: 1.45; max-width: 360px; box-shadow: 0 2px 8px rgba(0,0,0,.25); }

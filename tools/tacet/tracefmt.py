@@ -5,12 +5,16 @@
 full 64-bit time and its sequence number (its place among every event recorded since tracing
 was enabled). Input that is not a well-formed dump raises ``TraceFormatError`` naming the byte
 offset and what was expected; a dump that lost events (a wrapped ring, a full buffer in stop
-mode) decodes, and ``Trace.notes`` says what is missing.
+mode) decodes, and ``Trace.notes`` says what is missing. A kernel built with TC_POWER records
+its energy books at the end of the trace (TC_TRACE_EV_ENERGY records): ``Trace.energy`` is that
+snapshot when the dump holds it whole, and ``Trace.energy_status`` says whether it does.
 
 The tables below (kernel events, services, statuses, object types, thread states) mirror the C
 headers; tools/tests/test_tracefmt.py parses the headers and fails when they disagree.
 """
 
+import bisect
+import math
 import struct
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -31,7 +35,10 @@ F_TICKS = 0x02
 F_ON = 0x04
 F_WRAPPED = 0x08
 F_FULL = 0x10
-FLAGS_KNOWN = F_STOP | F_TICKS | F_ON | F_WRAPPED | F_FULL
+F_ENERGY = 0x20
+POWER_CLOCK = 0x1  # a POWER event's a3: the port's clock follows the point from there
+NO_POINT = 0xFF  # a POWER event's point before (a3 >> 8) when a table was just installed
+FLAGS_KNOWN = F_STOP | F_TICKS | F_ON | F_WRAPPED | F_FULL | F_ENERGY
 
 PRIORITIES = (32, 64, 256, 1024)
 
@@ -53,8 +60,25 @@ KERNEL_EVENTS: dict[int, str] = {
     11: "YIELD",
     12: "ENABLE",
     13: "POWER",
+    14: "ENERGY",
 }
 EV = {name: number for number, name in KERNEL_EVENTS.items()}
+
+# The records of the energy snapshot (TC_TRACE_ENERGY_*: an ENERGY event's a0 & 0xff), in the
+# order the kernel records them.
+ENERGY_RECORDS: tuple[str, ...] = (
+    "BEGIN",
+    "POINT",
+    "C_EFF",
+    "P_STATIC",
+    "ELAPSED",
+    "IDLE",
+    "DELETED",
+    "CONTEXT",
+    "SWITCHES",
+    "END",
+)
+ENERGY = {name: number for number, name in enumerate(ENERGY_RECORDS)}
 
 
 class Service(NamedTuple):
@@ -292,6 +316,37 @@ class Event:
         return self.id >= USER_FIRST
 
 
+@dataclass(frozen=True)
+class EnergyContext:
+    """A thread or HISR of the energy snapshot and the cycles it ran at each point."""
+
+    address: int
+    hisr: bool
+    cycles: tuple[int, ...]  # per operating point, in the table's order
+
+
+@dataclass(frozen=True)
+class EnergySnapshot:
+    """The kernel's energy books when tracing was disabled (docs/trace.md, "The energy
+    snapshot"): what tc_energy_report() computes from. Cycles are per operating point."""
+
+    seq: int  # the BEGIN record's: names the contexts as they were then
+    time: int
+    points: tuple[tuple[int, int], ...]  # (Hz, mV) of each operating point
+    c_eff_farad: float
+    p_static_watt: float
+    policy: int  # TC_POLICY_*
+    point: int  # in force when the snapshot was taken
+    point_changes: int  # since tc_kernel_init()
+    modelled: bool  # the port cannot change its clock: the points are the model's only
+    elapsed: tuple[int, ...]
+    idle: tuple[int, ...]
+    deleted_threads: tuple[int, ...]
+    deleted_hisrs: tuple[int, ...]
+    contexts: tuple[EnergyContext, ...]
+    context_switches: int
+
+
 @dataclass
 class Trace:
     where: str
@@ -300,6 +355,13 @@ class Trace:
     events: list[Event]
     notes: list[str] = field(default_factory=list)
     time_anchored: bool = True  # False: no TIME event survived, times are relative
+    energy: EnergySnapshot | None = None  # the snapshot, when the dump holds it whole
+    # "none": no snapshot was recorded (TC_POWER=0, no table, tracing not disabled); "whole";
+    # "partial" or "missing": recorded, and some or all of its records were lost.
+    energy_status: str = "none"
+    # Where the clock's rate changed (POWER events of a port whose clock follows the operating
+    # point): (tc_cycles() value, its time in units of the header's clock_hz, rate in Hz).
+    clock: tuple[tuple[int, float, int], ...] = ()
     _by_address: dict[int, list[TraceObject]] | None = field(default=None, repr=False)
 
     @property
@@ -323,6 +385,16 @@ class Trace:
             if best is None or obj.created > best.created:
                 best = obj
         return best
+
+    def clock_time(self, t: int) -> float:
+        """The time of tc_cycles() value ``t`` in units of the header's clock_hz: ``t`` itself
+        unless the clock changed rate (the sim port with a power table), then the time the
+        cycles at each rate took, counted from the first kept event."""
+        if not self.clock:
+            return t
+        at = max(0, bisect.bisect_right([c[0] for c in self.clock], t) - 1)
+        since, units, hz = self.clock[at]
+        return units + (t - since) * self.header.clock_hz / hz
 
     def name_of(self, address: int, seq: int | None = None) -> str:
         """A readable name for `address`: its registry name, else the hex address."""
@@ -602,6 +674,295 @@ def _time_value(event: Event) -> int:
     return ((event.args[0] & 0xFFFFFFFF) << 32) | (event.args[1] & 0xFFFFFFFF)
 
 
+# What a record may carry: a point index in a0's bits 8..15, a part (threads 0, HISRs 1) in
+# bits 16..23, a first argument a1; the rest must be zero.
+_WITH_POINT = {"BEGIN", "POINT", "ELAPSED", "IDLE", "DELETED", "CONTEXT"}
+_WITH_PART = {"DELETED", "CONTEXT"}
+_WITH_A1 = {"BEGIN", "POINT", "CONTEXT", "END"}
+_CYCLES = {"ELAPSED", "IDLE", "DELETED", "CONTEXT"}
+
+
+class _Snapshot:
+    """The energy snapshot's records, checked one by one (``add``) and as a whole
+    (``finish``); errors name the byte offset of the field at fault."""
+
+    def __init__(self, r: _Reader, h: Header) -> None:
+        self.r = r
+        self.h = h
+        self.n = 0  # operating points (BEGIN's), 0 until BEGIN
+        self.begin: tuple[int, int, int, bool] = (
+            0,
+            0,
+            0,
+            False,
+        )  # policy, point, changes, modelled
+        self.points: dict[int, tuple[int, int]] = {}
+        self.values: dict[str, int] = {}  # C_EFF, P_STATIC (bits), SWITCHES
+        self.cycles: dict[tuple[str, int, int], int] = {}  # (record, part or address, point)
+
+    def fail(self, e: Event, arg: int | None, message: str) -> TraceFormatError:
+        offset = self.h.events_offset + e.slot * self.h.event_size
+        offset += 4 if arg is None else ARGS_OFFSET[self.h.ptr_size] + arg * self.h.ptr_size
+        what = "" if arg is None else f"a{arg}: "
+        return self.r.fail(offset, f"event seq {e.seq}: energy snapshot: {what}{message}")
+
+    def word(self, e: Event, arg: int) -> int:
+        if e.args[arg] >= U32:
+            raise self.fail(e, arg, f"expected a 32-bit word, found 0x{e.args[arg]:x}")
+        return e.args[arg]
+
+    def add(self, e: Event) -> None:
+        """Check one record (its point against BEGIN's count once BEGIN is known)."""
+        a0 = self.word(e, 0)
+        kind, point, part, top = a0 & 0xFF, (a0 >> 8) & 0xFF, (a0 >> 16) & 0xFF, a0 >> 24
+        if kind >= len(ENERGY_RECORDS):
+            raise self.fail(e, 0, f"expected a record 0..{len(ENERGY_RECORDS) - 1}, found {kind}")
+        name = ENERGY_RECORDS[kind]
+        value = self.word(e, 2) << 32 | self.word(e, 3)
+        unused = (
+            (top > (name == "BEGIN"), "24..31"),
+            (part > (1 if name in _WITH_PART else 255 if name == "BEGIN" else 0), "16..23"),
+            (point and name not in _WITH_POINT, "8..15"),
+        )
+        for bad, bits in unused:
+            if bad:
+                raise self.fail(e, 0, f"{name}: expected bits {bits} of 0x{a0:x} in range or 0")
+        if name not in _WITH_A1 and e.args[1]:
+            raise self.fail(e, 1, f"{name}: expected 0, found {e.args[1]}")
+        if name == "BEGIN":
+            self._begin(e, point, part, value, bool(top))
+            return
+        if self.n and point >= self.n:
+            raise self.fail(e, 0, f"{name}: expected a point below {self.n}, found {point}")
+        if name == "POINT":
+            self._point(e, point, value)
+        elif name in _CYCLES:
+            self._cycles(e, name, point, part, value)
+        elif name in ("C_EFF", "P_STATIC", "SWITCHES"):
+            if name in self.values:
+                raise self.fail(e, None, f"expected one {name} record, found a second")
+            self.values[name] = value
+        elif value:  # END
+            raise self.fail(e, 3, f"END: expected 0, found {value}")
+
+    def _begin(self, e: Event, points: int, policy: int, changes: int, modelled: bool) -> None:
+        if self.n:
+            raise self.fail(e, None, "expected one BEGIN record, found a second")
+        if points == 0:
+            raise self.fail(e, 0, "BEGIN: expected at least one operating point, found 0")
+        current = self.word(e, 1)
+        if current >= points:
+            raise self.fail(e, 1, f"BEGIN: expected a point below {points}, found {current}")
+        self.n = points
+        self.begin = (policy, current, changes, modelled)
+
+    def _point(self, e: Event, point: int, millivolt: int) -> None:
+        hz = self.word(e, 1)
+        if point in self.points:
+            raise self.fail(e, 0, f"POINT: expected point {point} once, found it again")
+        if hz == 0 or millivolt == 0:
+            raise self.fail(e, 1, f"POINT {point}: expected a frequency and a voltage above 0")
+        self.points[point] = (hz, millivolt)
+
+    def _cycles(self, e: Event, name: str, point: int, part: int, value: int) -> None:
+        if value == 0:
+            raise self.fail(e, 3, f"{name}: expected a count above 0 (zeros are not recorded)")
+        who = e.args[1] if name == "CONTEXT" else part
+        if name == "CONTEXT" and who == 0:
+            raise self.fail(e, 1, "CONTEXT: expected a context's address, found 0")
+        key = (f"{name}{part}", who, point)
+        if key in self.cycles:
+            raise self.fail(e, 0, f"{name}: point {point} given twice")
+        self.cycles[key] = value
+
+    def _figure(self, end: Event, name: str) -> float:
+        if name not in self.values:
+            raise self.fail(end, None, f"expected a {name} record before END, found none")
+        figure = struct.unpack("<d", struct.pack("<Q", self.values[name]))[0]
+        if not math.isfinite(figure) or figure < 0 or (name == "C_EFF" and figure == 0):
+            bound = "above 0" if name == "C_EFF" else "0 or more"
+            raise self.fail(end, None, f"{name}: expected a finite value {bound}, found {figure}")
+        return figure
+
+    def finish(self, begin: Event, end: Event, records: int) -> EnergySnapshot:
+        """The snapshot of a BEGIN .. END run of ``records`` records, each added."""
+        if self.word(end, 1) != records:
+            raise self.fail(
+                end, 1, f"END: expected the {records} records kept, found {end.args[1]}"
+            )
+        n = self.n
+        missing = [p for p in range(n) if p not in self.points]
+        if missing:
+            raise self.fail(
+                end, None, f"expected a POINT record for point {missing[0]}, found none"
+            )
+        points = tuple(self.points[i] for i in range(n))
+        for i in range(1, n):
+            if points[i][0] <= points[i - 1][0] or points[i][1] < points[i - 1][1]:
+                raise self.fail(
+                    begin,
+                    None,
+                    f"expected point {i} faster than point {i - 1} and at no lower voltage, "
+                    f"found {points[i]} after {points[i - 1]} (Hz, mV)",
+                )
+        c_eff, p_static = self._figure(end, "C_EFF"), self._figure(end, "P_STATIC")
+        if "SWITCHES" not in self.values:
+            raise self.fail(end, None, "expected a SWITCHES record before END, found none")
+
+        def cycles(record: str, who: int) -> tuple[int, ...]:
+            return tuple(self.cycles.get((record, who, p), 0) for p in range(n))
+
+        addresses = {(key[0], key[1]) for key in self.cycles if key[0].startswith("CONTEXT")}
+        contexts = tuple(
+            EnergyContext(address, record == "CONTEXT1", cycles(record, address))
+            for record, address in sorted(addresses, key=lambda k: (k[0], k[1]))
+        )
+        elapsed, idle = cycles("ELAPSED0", 0), cycles("IDLE0", 0)
+        deleted = cycles("DELETED0", 0), cycles("DELETED1", 1)
+        for p in range(n):
+            charged = idle[p] + deleted[0][p] + deleted[1][p] + sum(c.cycles[p] for c in contexts)
+            if charged > elapsed[p]:
+                raise self.fail(
+                    end,
+                    None,
+                    f"point {p}: expected the contexts and idle to have run at most the "
+                    f"{elapsed[p]} cycles elapsed there, found {charged}",
+                )
+        policy, point, changes, modelled = self.begin
+        return EnergySnapshot(
+            seq=begin.seq,
+            time=begin.time,
+            points=points,
+            c_eff_farad=c_eff,
+            p_static_watt=p_static,
+            policy=policy,
+            point=point,
+            point_changes=changes,
+            modelled=modelled,
+            elapsed=elapsed,
+            idle=idle,
+            deleted_threads=deleted[0],
+            deleted_hisrs=deleted[1],
+            contexts=contexts,
+            context_switches=self.values["SWITCHES"],
+        )
+
+
+def _energy(r: _Reader, h: Header, events: list[Event]) -> tuple[EnergySnapshot | None, str, str]:
+    """The energy snapshot of the dump, its status and what to note about it.
+
+    The kernel records it with the lock held, as the last events before the closing TIME
+    event: its records are consecutive, BEGIN first and END last, nothing but that TIME after.
+    A ring may have overwritten its start, a full stop-mode buffer dropped its end; anything
+    else out of place is a malformed dump."""
+    at = [i for i, e in enumerate(events) if e.id == EV["ENERGY"]]
+    snapshot = _Snapshot(r, h)
+    if not at:
+        if not h.flags & F_ENERGY:
+            return None, "none", ""
+        if not h.lost:
+            raise r.fail(
+                7,
+                "expected the energy snapshot's events (the flags say it was recorded), found none",
+            )
+        return (
+            None,
+            "missing",
+            f"the energy snapshot was not kept ({_why_lost(h)}): no energy figures",
+        )
+    first, last = at[0], at[-1]
+    if not h.flags & F_ENERGY:
+        raise snapshot.fail(
+            events[first],
+            None,
+            f"expected none: the header's flags lack 0x{F_ENERGY:02x} (recorded)",
+        )
+    if last - first + 1 != len(at):
+        gap = next(events[i] for i in range(first, last) if events[i].id != EV["ENERGY"])
+        raise snapshot.fail(
+            gap, None, f"expected its records in a row, found {gap.name} among them"
+        )
+    after = events[last + 1 :]
+    if after and (len(after) > 1 or after[0].id != EV["TIME"]):
+        odd = after[1] if after[0].id == EV["TIME"] else after[0]
+        raise snapshot.fail(
+            odd, None, f"expected only the closing TIME event after it, found {odd.name}"
+        )
+    records = events[first : last + 1]
+    kinds = [e.args[0] & 0xFF for e in records]
+    for i, e in enumerate(records):
+        if kinds[i] == ENERGY["BEGIN"] and i:
+            raise snapshot.fail(e, None, "expected BEGIN as the first record, found it later")
+        if kinds[i] == ENERGY["END"] and i != len(records) - 1:
+            raise snapshot.fail(e, None, "expected END as the last record, found records after it")
+        snapshot.add(e)
+    begun, ended = kinds[0] == ENERGY["BEGIN"], kinds[-1] == ENERGY["END"]
+    if begun and ended:
+        return snapshot.finish(records[0], records[-1], len(records)), "whole", ""
+    # Where records may be missing: the oldest of a ring, the newest of a full buffer.
+    overwritten = first == 0 and h.lost > 0 and not h.stop_mode
+    dropped = h.full and h.lost > 0 and not after
+    if (begun or overwritten) and (ended or dropped):
+        return (
+            None,
+            "partial",
+            (
+                f"the energy snapshot is partial ({len(records)} of its records kept; "
+                f"{_why_lost(h)}): no energy figures"
+            ),
+        )
+    end = "begin with BEGIN" if not (begun or overwritten) else "end with END"
+    at_fault = records[0] if end.startswith("begin") else records[-1]
+    raise snapshot.fail(at_fault, None, f"expected the snapshot to {end} (nothing was lost there)")
+
+
+def _clock(
+    r: _Reader, h: Header, events: list[Event], energy: EnergySnapshot | None
+) -> tuple[tuple[tuple[int, float, int], ...], str]:
+    """The clock's segments (Trace.clock) and what to note about them. A port whose clock
+    follows the operating point records it in each POWER event's a3; the rate before the
+    first one is the header's, unless a ring lost the events before it: then the rate of the
+    point it left (a3's point before, in the snapshot's table), or the snapshot's point when
+    no POWER event was kept (the point did not change in the kept span)."""
+    changes = [e for e in events if e.id == EV["POWER"] and e.args[3] & POWER_CLOCK]
+    for e in changes:
+        if e.args[1] == 0 or e.args[1] >= U32:
+            raise r.fail(
+                h.events_offset + e.slot * h.event_size + ARGS_OFFSET[h.ptr_size] + h.ptr_size,
+                f"event seq {e.seq}: POWER: expected the new clock's rate (1 .. 2^32-1 Hz), "
+                f"found {e.args[1]}",
+            )
+    follows = bool(changes) or (energy is not None and not energy.modelled)
+    if not events or not follows:
+        return (), ""
+    rate, note = h.clock_hz, ""
+    if h.lost and not h.stop_mode:  # a ring: the rate when the first kept event was recorded
+        if not changes and energy is not None:
+            rate = energy.points[energy.point][0]
+        else:
+            before = (changes[0].args[3] >> 8) & 0xFF
+            if energy is not None and before < len(energy.points):
+                rate = energy.points[before][0]
+            elif before != NO_POINT or changes[0] is not events[0]:
+                note = (
+                    "the clock follows the operating point and the ring lost the point before "
+                    f"the first kept POWER event: times before it assume {h.clock_hz} Hz"
+                )
+    if rate == h.clock_hz and not changes:
+        return (), note
+    segments = [(events[0].time, float(events[0].time), rate)]
+    for e in changes:
+        since, units, hz = segments[-1]
+        segments.append((e.time, units + (e.time - since) * h.clock_hz / hz, e.args[1]))
+    return tuple(segments), note
+
+
+def _why_lost(h: Header) -> str:
+    if h.stop_mode:
+        return f"the buffer filled: the last {h.lost} events were dropped"
+    return f"the ring wrapped: the oldest {h.lost} events were overwritten"
+
+
 def decode(data: bytes, where: str = "<dump>") -> Trace:
     """Decode a dump; raise TraceFormatError when it is not a well-formed one."""
     r, h = _header(bytes(data), where)
@@ -612,6 +973,8 @@ def decode(data: bytes, where: str = "<dump>") -> Trace:
         Event(e.seq, e.slot, t, e.id, e.irq, e.priority, e.threshold, e.ctx, e.args)
         for e, t in zip(events, times, strict=True)
     ]
+    energy, energy_status, energy_note = _energy(r, h, events)
+    clock, clock_note = _clock(r, h, events, energy)
     notes = []
     if h.wrapped and h.lost:
         notes.append(f"the ring wrapped: the oldest {h.lost} events were overwritten")
@@ -624,4 +987,5 @@ def decode(data: bytes, where: str = "<dump>") -> Trace:
     used = h.events_offset + h.kept * h.event_size
     if len(r.data) > used and len(r.data) != h.events_offset + h.events * h.event_size:
         notes.append(f"{len(r.data) - used} bytes after the last event were ignored")
-    return Trace(where, h, objects, events, notes, anchored)
+    notes += [note for note in (energy_note, clock_note) if note]
+    return Trace(where, h, objects, events, notes, anchored, energy, energy_status, clock)

@@ -83,6 +83,19 @@ def run_tacet(command: str, *argv: str, cwd: Path) -> subprocess.CompletedProces
     )
 
 
+def run_traced(app: str, target: str, dump: Path) -> str:
+    """``tacet run --target TARGET --trace DUMP APP`` in this tree, as `make demo` runs it (the
+    application built with the trace compiled in); its standard output. Fails the test when
+    the program fails."""
+    run = subprocess.run(
+        [sys.executable, "-m", "tacet", "run", "--target", target, "--trace", str(dump), app],
+        cwd=REPO, env=dict(os.environ), stdin=subprocess.DEVNULL, capture_output=True,
+        text=True, timeout=900, check=False,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+    return run.stdout
+
+
 def run_config(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """``python -m tacet config ARGV`` from this source tree, in ``cwd``, output captured."""
     return run_tacet("config", *argv, cwd=cwd)

@@ -13,10 +13,13 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO
+from test_trace_energy import clocked
 from trace_fixture import CONTEXTS, HIGH, make_analysis
 
 from tacet import trace_report
 from tacet.errors import TacetError
+from tacet.trace_analysis import analyze
+from tacet.tracefmt import decode
 
 ARTEFACTS = REPO / "build" / "trace-report"
 
@@ -61,6 +64,7 @@ def test_the_file_holds_every_section(report: Path, analysis: dict) -> None:
     text = report.read_text(encoding="utf-8")
     for section in ("summary", "timeline", "inversions", "cpu", "preemptions", "histograms"):
         assert f'<section id="{section}">' in text
+    assert '<section id="energy">' not in text  # no energy in this analysis
     for chart in ("cpu-chart", "switch-chart", "matrix-chart", "hist-chart"):
         assert re.search(rf'<div class="chart" id="{chart}"><svg\b', text), chart
     data = timeline_data(text)
@@ -177,6 +181,29 @@ def test_bad_input_is_a_clear_error(
     assert caught.value.message.startswith(message), caught.value.message
 
 
+def energy_analysis() -> dict:
+    """A trace with an energy snapshot and two changes of the operating point."""
+    return analyze(decode(clocked(True).encode(energy=True).data, "e.tctrace"), "e.tctrace")
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda e: e["total"].update(joules="x"), "analysis: energy.total.joules: expected"),
+        (lambda e: e["contexts"][0].pop("cycles"), "analysis: energy.contexts[0].cycles"),
+        (lambda e: e.update(contexts={}), "analysis: energy.contexts: expected a list"),
+        (lambda e: e["point_series"].append([1.0]), "analysis: energy.point_series[3]"),
+        (lambda e: e["points"][1].update(watts=None), "analysis: energy.points[1]: expected"),
+    ],
+)
+def test_bad_energy_input_is_a_clear_error(tmp_path: Path, change: object, message: str) -> None:
+    broken = energy_analysis()
+    change(broken["energy"])  # type: ignore[operator]
+    with pytest.raises(TacetError) as caught:
+        trace_report.write_html(broken, tmp_path / "r.html")
+    assert caught.value.message.startswith(message), caught.value.message
+
+
 def test_the_command_reports_bad_input_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -274,6 +301,28 @@ def test_clicking_an_inversion_zooms_the_timeline_to_it(
     browser.find_element("id", "tl-reset").click()
     assert view(browser) == whole
     assert browser.find_elements("id", "tl-highlight") == []
+    assert_clean(browser, url)
+
+
+def test_the_energy_section(browser: object, tmp_path: Path) -> None:
+    analysis = energy_analysis()
+    path = tmp_path / "energy.html"
+    trace_report.write_html(analysis, path)
+    url = open_page(browser, path)
+    browser.find_element("css selector", 'nav a[href="#energy"]').click()
+    section = browser.find_element("id", "energy")
+    assert section.is_displayed() and section.find_element("tag name", "h2").text == "Energy"
+    rows = browser.find_elements("css selector", "#energy-table tbody tr")
+    assert [r.find_element("tag name", "th").text for r in rows] == [
+        "Low", "idle", "context switches", "total"
+    ]  # fmt: skip
+    totals = browser.find_element("id", "energy-totals").text
+    assert "Points used" in totals and "1 MHz" in totals and "2 MHz" in totals
+    share = 100 * analysis["energy"]["switching"]["share"]
+    assert browser.find_element("id", "switching-share").text == f"{share:.1f} %"
+    # The operating point over time, drawn from the two POWER events.
+    assert browser.find_element("id", "point-chart").find_elements("css selector", "svg path")
+    assert len(browser.find_elements("css selector", "#energy-points tbody tr")) == 2
     assert_clean(browser, url)
 
 

@@ -3,14 +3,11 @@ port, qemu-m3 and qemu-m4, its dump decoded, and every event the program makes h
 with its fields (tests/trace_known/trace_known.c says what it does)."""
 
 import itertools
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import run_traced
 
 from tacet.tracefmt import EV, SVC, Trace, decode
 
@@ -32,14 +29,8 @@ TARGETS = [
 
 def traced_run(target: str, tmp_path: Path) -> Trace:
     dump = tmp_path / "known.tctrace"
-    run = subprocess.run(
-        [sys.executable, "-m", "tacet", "run", "--target", target, "--trace", str(dump),
-         "tests/trace_known"],
-        cwd=REPO, env=dict(os.environ), stdin=subprocess.DEVNULL, capture_output=True,
-        text=True, timeout=600, check=False,
-    )  # fmt: skip
-    assert run.returncode == 0, run.stdout + run.stderr
-    assert f"{KNOWN} of {KNOWN} messages received" in run.stdout
+    stdout = run_traced("tests/trace_known", target, dump)
+    assert f"{KNOWN} of {KNOWN} messages received" in stdout
     return decode(dump.read_bytes(), str(dump))
 
 

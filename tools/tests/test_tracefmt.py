@@ -11,10 +11,10 @@ import pytest
 from conftest import REPO
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from trace_synth import SynthEvent, SynthObject, encode
+from trace_synth import Books, Scenario, SynthEvent, SynthObject, Thread, encode
 
 from tacet import tracefmt
-from tacet.trace_analysis import analyze
+from tacet.trace_analysis import POLICIES, analyze
 from tacet.trace_perfetto import perfetto
 from tacet.tracefmt import EV, OBJ, SVC, TraceFormatError, decode
 
@@ -274,8 +274,23 @@ def test_constants_match_trace_h() -> None:
     assert int(defines["TC_TRACE_ENDIAN"], 0) == tracefmt.ENDIAN
     assert int(defines["TC_TRACE_NAME"], 0) == tracefmt.NAME_SIZE
     assert int(defines["TC_TRACE_USER_FIRST"], 0) == tracefmt.USER_FIRST
-    for flag in ("STOP", "TICKS", "ON", "WRAPPED", "FULL"):
+    for flag in ("STOP", "TICKS", "ON", "WRAPPED", "FULL", "ENERGY"):
         assert int(defines[f"TC_TRACE_F_{flag}"], 0) == getattr(tracefmt, f"F_{flag}")
+    assert int(defines["TC_TRACE_POWER_CLOCK"], 0) == tracefmt.POWER_CLOCK
+    assert int(defines["TC_TRACE_NO_POINT"], 0) == tracefmt.NO_POINT
+
+
+def test_energy_records_match_trace_h() -> None:
+    assert c_enum(TRACE_H, "TC_TRACE_ENERGY_") == tracefmt.ENERGY
+
+
+def test_policies_match_power_h() -> None:
+    text = (REPO / "include" / "tacet" / "power.h").read_text()
+    policies = dict(re.findall(r"#define TC_POLICY_(\w+)\s+(\d+)u", text))
+    assert sorted(int(v) for v in policies.values()) == list(range(len(POLICIES)))
+    names = {"FIXED": "fixed", "IDLE_SCALING": "idle scaling", "LOAD_SCALING": "load scaling",
+             "STATIC": "static", "RT_DVS": "RT-DVS"}  # fmt: skip
+    assert {names[k]: int(v) for k, v in policies.items()} == {p: i for i, p in enumerate(POLICIES)}
 
 
 # --- fuzz --------------------------------------------------------------------------------
@@ -290,6 +305,23 @@ SEEDS = [
         (5, WIDTHS[0], "stop"),
     ]
 ]
+
+
+def _with_snapshot() -> bytes:
+    """A dump with POWER events of a clock that follows the point and an energy snapshot."""
+    sc = Scenario([Thread(0x20001000, "producer", 3)])
+    sc.running = 0x20001000
+    sc.power(1, 2_000_000, 1000)
+    sc.at(2000).power(0, 1_000_000, 900, before=1)
+    sc.at(2500).switch(0, "suspended")
+    sc.disable(
+        Books(((1_000_000, 900), (2_000_000, 1000)), 1e-9, 0.001, elapsed=(900, 1200),
+              contexts={0x20001000: (False, (500, 1000))}, idle=(400, 0), switches=3)
+    )  # fmt: skip
+    return sc.encode(energy=True).data
+
+
+SEEDS.append(_with_snapshot())
 
 
 def decode_cleanly(data: bytes) -> None:

@@ -3,22 +3,28 @@
 `encode()` lays out the header, the registry and the event slots for either pointer width and
 byte order, in a ring (wrap) or until full (stop), adding TIME events where the kernel would
 (at the start and whenever 2^30 units passed since the last one). `Scenario` writes the events
-of a schedule -- switches, readies, waits, service calls -- with the right arguments, so an
-analysis test reads like the story it tells.
+of a schedule -- switches, readies, waits, service calls, point changes, the energy snapshot of
+tc_trace_disable() -- with the right arguments, so an analysis test reads like the story it
+tells.
 """
 
 import struct
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from tacet.tracefmt import (
+    ENERGY,
     EV,
+    F_ENERGY,
     F_FULL,
     F_STOP,
     F_WRAPPED,
     GEOMETRY,
     HEADER_SIZE,
     MAGIC,
+    NO_POINT,
     OBJ,
+    POWER_CLOCK,
     STATE,
     SVC,
     VERSION,
@@ -99,6 +105,7 @@ def encode(
     auto_time: bool = True,
     recording: bool = False,
     gap: int = 0,
+    energy: bool = False,
 ) -> Encoded:
     """A dump holding `events` (TIME events added unless auto_time is False)."""
     objects = list(objects)
@@ -127,6 +134,7 @@ def encode(
     flags = (F_STOP if stop else 0) | (F_WRAPPED if wrapped else 0)
     flags |= F_FULL if stop and len(recorded) >= n_slots else 0
     flags |= 0x04 if recording else 0
+    flags |= F_ENERGY if energy else 0
 
     events_offset = HEADER_SIZE + n_objects * object_size + gap
     header = struct.pack(
@@ -185,6 +193,54 @@ def encode(
         )
     data = header + registry_bytes + b"\0" * gap + b"".join(slot_bytes)
     return Encoded(data, recorded, kept, first_seq)
+
+
+@dataclass
+class Books:
+    """The energy books tc_trace_disable() records (docs/trace.md, "The energy snapshot")."""
+
+    points: Sequence[tuple[int, int]]  # (Hz, mV)
+    c_eff: float
+    p_static: float
+    elapsed: Sequence[int]
+    contexts: dict[int, tuple[bool, Sequence[int]]] = field(default_factory=dict)  # hisr, cycles
+    idle: Sequence[int] = ()
+    deleted_threads: Sequence[int] = ()
+    deleted_hisrs: Sequence[int] = ()
+    switches: int = 0
+    policy: int = 0
+    point: int | None = None  # default: the last
+    changes: int = 0
+    modelled: bool = False
+
+    def records(self) -> list[tuple[int, int, int, int]]:
+        """The ENERGY events' arguments, in the kernel's order."""
+        n = len(self.points)
+        point = n - 1 if self.point is None else self.point
+
+        def rec(a0: int, a1: int = 0, value: int = 0) -> tuple[int, int, int, int]:
+            return (a0, a1, value >> 32, value % U32)
+
+        def bits(x: float) -> int:
+            return struct.unpack("<Q", struct.pack("<d", x))[0]
+
+        def cycles(kind: str, counts: Sequence[int], part: int = 0, a1: int = 0) -> list:
+            return [
+                rec(ENERGY[kind] | p << 8 | part << 16, a1, c) for p, c in enumerate(counts) if c
+            ]
+
+        out = [rec(ENERGY["BEGIN"] | n << 8 | self.policy << 16 | int(self.modelled) << 24,
+                   point, self.changes)]  # fmt: skip
+        out += [rec(ENERGY["POINT"] | i << 8, hz, mv) for i, (hz, mv) in enumerate(self.points)]
+        out += [rec(ENERGY["C_EFF"], 0, bits(self.c_eff))]
+        out += [rec(ENERGY["P_STATIC"], 0, bits(self.p_static))]
+        out += cycles("ELAPSED", self.elapsed) + cycles("IDLE", self.idle)
+        out += cycles("DELETED", self.deleted_threads) + cycles("DELETED", self.deleted_hisrs, 1)
+        for address, (hisr, counts) in self.contexts.items():
+            out += cycles("CONTEXT", counts, int(hisr), address)
+        out += [rec(ENERGY["SWITCHES"], 0, self.switches)]
+        out.append(rec(ENERGY["END"], len(out) + 1))
+        return out
 
 
 def pt(priority: int, threshold: int) -> int:
@@ -263,6 +319,19 @@ class Scenario:
 
     def user(self, event_id: int, a: int, b: int) -> None:
         self.emit(event_id, a, b)
+
+    def power(
+        self, index: int, hz: int, mv: int, before: int = NO_POINT, clock: bool = True
+    ) -> None:
+        """The operating point changes (a port whose clock follows it: ``clock``)."""
+        self.emit(EV["POWER"], index, hz, mv, (POWER_CLOCK if clock else 0) | before << 8)
+
+    def disable(self, books: Books | None = None) -> None:
+        """tc_trace_disable(): the energy snapshot of ``books``, then the closing TIME event."""
+        if books is not None:
+            for args in books.records():
+                self.emit(EV["ENERGY"], *args)
+        self.emit(EV["TIME"], self.now >> 32, self.now % U32)
 
     def encode(self, **options: object) -> Encoded:
         return encode(self.events, self.objects, **options)  # type: ignore[arg-type]
