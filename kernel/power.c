@@ -524,6 +524,7 @@ tc_status tc_power_policy(unsigned policy)
     PW.busy = policy == TC_POLICY_STATIC ? floor : PW.set;
     enforce();
   }
+  TC_TRACE_EVENT(TC_TRACE_EV_POLICY, policy, PW.point, 0);
   tc__unlock(s);
   return TC_OK;
 }

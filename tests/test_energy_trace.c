@@ -3,7 +3,7 @@
  * docs/trace.md): tc_trace_disable() records the energy books, and every figure in it is the
  * one tc_energy_report(), tc_energy_thread() and tc_energy_hisr() give for the same run --
  * threads at two points, idle at a third, an HISR, a deleted thread and a deleted HISR; the
- * POWER events say where the clock changed; a snapshot taken from an interrupt handler; a
+ * POWER events say where the clock changed, a POLICY event which policy was chosen; a snapshot taken from an interrupt handler; a
  * stop-mode buffer that fills drops it, and says so; a ring smaller than it keeps its end;
  * no table, no snapshot. Built against a kernel with TC_POWER=1 and TC_TRACE=1.
  */
@@ -243,6 +243,7 @@ static void the_snapshot_is_the_report(void)
   OK(tc_power_init(POINTS, NPOINTS, C_EFF, P_STATIC)); /* recorded: the clock may change */
   OK(tc_power_set_point(2));
   OK(tc_power_policy(TC_POLICY_IDLE_SCALING));
+  EXPECT(tc_power_policy(TC_POLICY_STATIC), TC_NO_INSTANCE); /* no task declared: not traced */
   set_up_the_run();
   CHECK_EQ(tct_run_kernel(), 0);
   STEP();
@@ -286,6 +287,16 @@ static void the_snapshot_is_the_report(void)
   }
   CHECK_EQ(changes, r.point_changes + 1); /* the install is no change of point */
   CHECK_EQ(before, r.point);
+  /* The one policy chosen, with the point it put in force; the refused one left no event. */
+  uint32_t policies = 0;
+  for (uint32_t i = 0; i < kept(h); i++) {
+    const tc_trace_event *e = event(h, i);
+    if (e->id != TC_TRACE_EV_POLICY) continue;
+    CHECK_EQ(e->arg[0], TC_POLICY_IDLE_SCALING);
+    CHECK_EQ(e->arg[1], 2);
+    policies++;
+  }
+  CHECK_EQ(policies, 1);
 }
 
 /* ---- where tracing stops ----------------------------------------------------------------------- */

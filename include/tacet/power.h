@@ -34,7 +34,8 @@
  *                           still finishes the work allocated before the next deadline,
  *                           from the actual execution times of the completed jobs.
  * Every scaling policy runs idle at the lowest point, as seed 004's do. A point change is a
- * trace event (TC_TRACE_EV_POWER) where the trace is compiled in, and tc_trace_disable()
+ * trace event (TC_TRACE_EV_POWER) where the trace is compiled in, a policy chosen another
+ * (TC_TRACE_EV_POLICY), and tc_trace_disable()
  * records the energy books into the trace (TC_TRACE_EV_ENERGY; docs/trace.md, "The energy
  * snapshot"), so that `tacet trace` shows the energy of a traced run.
  */

@@ -139,6 +139,8 @@ enum {
                                (TC_POWER, a table installed): a0 the record
                                (TC_TRACE_ENERGY_*) | its point << 8 | its part << 16, a1 as
                                the record says, a2:a3 a 64-bit value (high word in a2) */
+  TC_TRACE_EV_POLICY,       /* tc_power_policy() chose a policy (TC_POWER): a0 the policy
+                               (TC_POLICY_*), a1 the point in force after it */
 };
 
 /* TC_TRACE_EV_POWER's a3: the port changed its clock to the point's frequency (the sim

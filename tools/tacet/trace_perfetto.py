@@ -15,7 +15,7 @@ import bisect
 from typing import Any
 
 from tacet import __version__
-from tacet.trace_analysis import ctx_id
+from tacet.trace_analysis import POLICIES, ctx_id
 from tacet.tracefmt import EV, SERVICES, Trace, status_name
 
 PID = 1
@@ -144,6 +144,9 @@ def _instants(trace: Trace, tids: dict[str, int], isr_tid: int) -> list[dict[str
                 args["object"] = trace.name_of(e.args[1], e.seq)
         elif e.id == EV["TIMER_EXPIRE"]:
             name, args = f"timer {trace.name_of(e.args[0], e.seq)}", {"period": e.args[1]}
+        elif e.id == EV["POLICY"]:
+            policy = POLICIES[e.args[0]] if e.args[0] < len(POLICIES) else f"policy {e.args[0]}"
+            name, args = f"power policy: {policy}", {"point": e.args[1]}
         else:
             continue
         if e.irq:

@@ -61,6 +61,7 @@ KERNEL_EVENTS: dict[int, str] = {
     12: "ENABLE",
     13: "POWER",
     14: "ENERGY",
+    15: "POLICY",
 }
 EV = {name: number for number, name in KERNEL_EVENTS.items()}
 

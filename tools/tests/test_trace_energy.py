@@ -430,3 +430,20 @@ def test_a_missing_begin_is_partial_only_where_a_ring_lost_events() -> None:
     lossy = encode([SynthEvent(90, EV["YIELD"]), *events], auto_time=False, energy=True,
                    slots=len(events))  # fmt: skip
     assert decode(lossy.data).energy_status == "partial"
+
+
+def test_a_policy_choice_is_an_instant_in_perfetto() -> None:
+    sc = Scenario([Thread(L, "Low", 5)])
+    sc.running = L
+    sc.at(1000).power(0, 1_000_000, 900)
+    sc.at(1500).emit(EV["POLICY"], 2, 0)  # load scaling, at point 0
+    sc.at(1600).emit(EV["POLICY"], 9, 0)  # a policy this decoder does not know: by number
+    sc.at(3000).switch(0, "suspended")
+    trace = decode(sc.encode().data)
+    exported = perfetto(trace, analyze(trace, "c"))
+    assert problems(exported) == []
+    chosen = [e for e in exported["traceEvents"] if e.get("name", "").startswith("power policy")]
+    assert [(e["name"], e["args"]["point"]) for e in chosen] == [
+        ("power policy: load scaling", 0),
+        ("power policy: policy 9", 0),
+    ]
