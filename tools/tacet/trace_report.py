@@ -769,9 +769,11 @@ class _Report:
         ax.set_xlim(0, max(self.duration / scale, 1e-9))
         ax.set_xlabel(f"time since the trace's start ({unit})")
         ax.grid(alpha=0.3)
+        n = _int(energy.get("point_events"))
+        events = "POWER event" if n == "1" else "POWER events"  # a table's install, each change
         return (
-            f"<h3>Operating point over time ({_int(energy.get('point_events'))} changes in the "
-            f'trace)</h3><div class="chart" id="point-chart">{_svg(fig, "pt")}</div>'
+            f"<h3>Operating point over time ({n} {events} in the trace)</h3>"
+            f'<div class="chart" id="point-chart">{_svg(fig, "pt")}</div>'
         )
 
     def _user_event_section(self) -> str:

@@ -385,7 +385,7 @@ def test_times_count_at_the_rate_of_the_point(clock: bool) -> None:
     assert [c["args"]["MHz"] for c in counters] == [1.0, 2.0, 2.0]
     assert counters[-1]["ts"] == end
     html = trace_report.render_html(result)
-    assert 'id="point-chart"' in html and "2 changes in the trace" in html
+    assert 'id="point-chart"' in html and "2 POWER events in the trace" in html
 
 
 def test_a_ring_that_lost_the_first_rate_takes_it_from_the_table() -> None:
