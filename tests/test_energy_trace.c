@@ -406,6 +406,12 @@ static void no_table_no_snapshot(void)
   books k;
   CHECK(!read_books(h, &k));
   CHECK_EQ(event(h, kept(h) - 1)->id, TC_TRACE_EV_TIME);
+  /* With tracing off, a table and a policy record nothing. */
+  uint32_t next = h->next;
+  OK(tc_power_init(POINTS, NPOINTS, C_EFF, P_STATIC));
+  OK(tc_power_policy(TC_POLICY_IDLE_SCALING));
+  CHECK_EQ(h->next, next);
+  STEP();
 }
 
 TCT_MAIN("test_energy_trace", TCT_CASE(the_snapshot_is_the_report), TCT_CASE(a_snapshot_from_a_handler),
