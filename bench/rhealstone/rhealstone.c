@@ -22,7 +22,7 @@
  *                      handler's first statement, to=thread when the higher-priority thread
  *                      the handler readies (a semaphore give) returns from tc_sem_take().
  *                      The assertion time is the interrupt source's own: on Cortex-M the MPS2
- *                      timer 1, armed by an actor to reach zero a pseudo-random 0..127 cycles
+ *                      timer 1, armed by an actor to reach zero a pseudo-random 1..128 cycles
  *                      later, asserts its interrupt at zero, reloads 0xFFFFFFFF and counts on,
  *                      so 0xFFFFFFFF - value is the time since the assertion (one timer cycle,
  *                      1.25 instructions, of resolution); on the sim port the virtual cycle
@@ -66,7 +66,7 @@
 #define STACK_SIZE (WL_STACK_BYTES + 2048u)
 #define LATENCY_IRQ TC_MPS2_TIMER1_IRQ
 #endif
-#define LATENCY_SPREAD 128u /* the interrupt comes 0..127 cycles after it is armed */
+#define LATENCY_SPREAD 128u /* the interrupt comes 1..128 cycles after it is armed */
 
 #define REPEAT_DEFAULT 300u
 #define REPEAT_MAX     2000u
@@ -295,7 +295,8 @@ void IRQ9_Handler(void) { latency_handler(); }
 
 static void arm(actor *a)
 {
-  uint32_t delay = wl_random(&irq_seed) % LATENCY_SPREAD;
+  /* At least 1: a timer loaded with 0 would count a whole 2^32 before it interrupts. */
+  uint32_t delay = 1u + wl_random(&irq_seed) % LATENCY_SPREAD;
   irq_outstanding = true;
   initiate(a, &actors[2]);
   irq_armed_at = bm_now();

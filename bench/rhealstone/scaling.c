@@ -16,6 +16,7 @@
  *   policy=round_robin  the others at L's own priority, all of them time-sliced (one tick),
  *                       as seed 004's "priority-based preemptive scheduler with round-robin".
  *
+ * Then `param=stamp`: two stamps back to back, what one stamp adds to every sample.
  * Built once per number of priorities (32, 64, 256, 1024: `config priorities=`). The tick runs
  * at 10 Hz in these builds so that it lands in few samples. Exit status 0; 2 for a bad
  * argument.
@@ -63,6 +64,25 @@ static void low_entry(void *arg)
   bm_stop(0);
 }
 
+/* Two stamps back to back: what one stamp adds to every sample. */
+static void stamp_entry(void *arg)
+{
+  (void)arg;
+  while (!bm_full(series)) {
+    bm_time a = bm_now();
+    bm_record(series, a, bm_now());
+  }
+  bm_stop(0);
+}
+
+static void stamp_run(unsigned repeat)
+{
+  tc_kernel_init();
+  series = bm_series_new(repeat, "param=stamp case=empty");
+  tc_thread_create(&low, "stamp", stamp_entry, NULL, stacks[1], STACK_SIZE, 2, 2, 0, TC_AUTO_START);
+  tc_kernel_start();
+}
+
 static void run(unsigned ready, bool round_robin, unsigned repeat)
 {
   tc_kernel_init();
@@ -86,6 +106,7 @@ int main(int argc, char **argv)
 {
   unsigned repeat = bm_repeat_arg(argc, argv, REPEAT_DEFAULT, REPEAT_MAX);
   bm_header("scaling", repeat);
+  stamp_run(repeat);
   for (unsigned rr = 0; rr < 2; rr++)
     for (unsigned ready = 1; ready <= MOST; ready *= 2u) run(ready, rr == 1, repeat);
   return bm_print();
