@@ -109,6 +109,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     compare = actions.add_parser(
         "compare",
+        prog="tacet bench compare",
+        usage="%(prog)s A.json B.json [--threshold PCT]",
         help="compare two results files",
         description="Print B / A of every measurement's mean; exit 1 when a judged one rose "
         "by more than the threshold (a regression), 2 for a missing or malformed file.",
