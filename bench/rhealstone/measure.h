@@ -62,6 +62,10 @@ static inline bm_time bm_now(void)
   return t;
 }
 
+/* The sim port charges this many virtual cycles per context switch in the benchmarks (its
+ * kernel code takes none): a model, not a measurement. */
+#define BM_SIM_SWITCH_COST 100u
+
 /* ---- series of samples ------------------------------------------------------------------- */
 
 #define BM_MAX_SERIES 512u

@@ -5,7 +5,7 @@
  * K samples per parameter and way; every sample is kept and printed (measure.h's format) for
  * `tacet bench` to summarise.
  *
- *   rhealstone [K]     K samples per parameter and way (default 300, at most 2000)
+ *   rhealstone [K]     K samples per parameter and way (default 1000, at most 2000)
  *
  * A thread of the benchmark is an "actor": in the empty case it calls its parameter's action
  * in a loop and does nothing else; in the workload case it runs the workloads one after the
@@ -58,7 +58,7 @@
 
 #if BM_SIM
 #define STACK_SIZE (24u * 1024u) /* host C code, and a workload's data */
-#define SIM_SWITCH_COST  100u    /* virtual cycles per switch */
+#define SIM_SWITCH_COST  BM_SIM_SWITCH_COST
 #define SIM_REFILL_LINE  32u     /* bytes per cache line */
 #define SIM_REFILL_CYCLES 10u    /* cycles per line refilled */
 #define SIM_WORK 5000u           /* a workload's time between two points */
@@ -68,7 +68,7 @@
 #endif
 #define LATENCY_SPREAD 128u /* the interrupt comes 1..128 cycles after it is armed */
 
-#define REPEAT_DEFAULT 300u
+#define REPEAT_DEFAULT 1000u
 #define REPEAT_MAX     2000u
 #define EMPTY (-1)
 

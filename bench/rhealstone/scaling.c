@@ -3,7 +3,7 @@
  * 1, 2, 4 ... 256 threads ready (seed 004 fig. 14, which plots it for three schedulers). It
  * is O(1) in Tacet: a two-level bitmap of ready priorities and a list per priority.
  *
- *   scaling [K]     K samples per count of ready threads (default 300, at most 2000)
+ *   scaling [K]     K samples per count of ready threads (default 1000, at most 2000)
  *
  * A sample: L, running, resumes H of higher priority, suspended: t1 before
  * tc_thread_resume(H), t2 when H's tc_thread_suspend() returns (the Rhealstone preemption of
@@ -18,8 +18,9 @@
  *
  * Then `param=stamp`: two stamps back to back, what one stamp adds to every sample.
  * Built once per number of priorities (32, 64, 256, 1024: `config priorities=`). The tick runs
- * at 10 Hz in these builds so that it lands in few samples. Exit status 0; 2 for a bad
- * argument.
+ * at 10 Hz in these builds so that it lands in few samples. On the sim port a sample is the
+ * switch cost it charges (BM_SIM_SWITCH_COST), and host time beside it. Exit status 0; 2 for
+ * a bad argument.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime on the sim port (measure.h) */
 #include "measure.h"
@@ -30,7 +31,7 @@
 #define STACK_SIZE 512u
 #endif
 #define MOST 256u
-#define REPEAT_DEFAULT 300u
+#define REPEAT_DEFAULT 1000u
 #define REPEAT_MAX     2000u
 
 static tc_thread low, high, others[MOST - 1u];
@@ -86,6 +87,9 @@ static void stamp_run(unsigned repeat)
 static void run(unsigned ready, bool round_robin, unsigned repeat)
 {
   tc_kernel_init();
+#if BM_SIM
+  tc_sim_set_switch_cost(BM_SIM_SWITCH_COST);
+#endif
   series = bm_series_new(repeat, "param=scaling case=empty policy=%s ready=%u",
                          round_robin ? "round_robin" : "priority", ready);
   const unsigned lowest = TC_PRIORITIES - 1u, l_priority = 2, slice = round_robin ? 1u : 0u;

@@ -42,7 +42,7 @@ from tacet.host import require_tool
 from tacet.run import emulated_command
 from tacet.targets import QEMU, Target
 
-DEFAULT_REPEAT = 300
+DEFAULT_REPEAT = 1000
 QUICK_REPEAT = 21  # one sample per workload and point
 MAX_REPEAT = 2000  # the programs' sample store (bench/rhealstone/measure.h)
 DEFAULT_TM_SECONDS = 2

@@ -129,12 +129,8 @@ def message_table(doc: dict[str, Any]) -> list[str]:
 
 
 def scaling_curves(doc: dict[str, Any]) -> list[dict[str, Any]]:
-    """The curves to show: the judged ones, and host time too where those are all zero (the
-    sim port, whose kernel code takes no virtual time)."""
-    judged = [c for c in doc["scaling"] if c["judged"]]
-    if any(v for c in judged for v in c["mean"]):
-        return judged
-    return judged + [c for c in doc["scaling"] if not c["judged"]]
+    """The curves to show: the judged ones first, then host time (the sim port's)."""
+    return sorted(doc["scaling"], key=lambda c: not c["judged"])
 
 
 def scaling_table(doc: dict[str, Any]) -> list[str]:
@@ -152,12 +148,17 @@ def scaling_table(doc: dict[str, Any]) -> list[str]:
     return _table(header, body)
 
 
+def anchor_kernels(rows: Sequence[dict[str, Any]]) -> list[str]:
+    """The kernels whose anchor figures stand beside these rows (none on another target)."""
+    return list(dict.fromkeys(k for r in rows for k in r["anchors"]))
+
+
 def thread_metric_table(doc: dict[str, Any]) -> list[str]:
     rows = doc["thread_metric"]
     if not rows:
         return []
     builds = list(dict.fromkeys(r["build"] for r in rows))
-    kernels = list(doc["anchors"].get("kernels", {})) if any(r["judged"] for r in rows) else []
+    kernels = anchor_kernels(rows)
     by = {(r["build"], r["test"]): r for r in rows}
     tests = list(dict.fromkeys(r["test"] for r in rows))
     body = []
@@ -229,7 +230,7 @@ def markdown(doc: dict[str, Any], command: str) -> str:
     for title, body in sections:
         if body:
             lines += [f"## {title}", "", *body, ""]
-    if doc["thread_metric"] and doc["anchors"].get("description"):
+    if anchor_kernels(doc["thread_metric"]) and doc["anchors"].get("description"):
         lines += [f"Thread-Metric anchors: {doc['anchors']['description']}", ""]
     return "\n".join(lines)
 
@@ -316,8 +317,7 @@ def plot_messages(doc: dict[str, Any], path: Path) -> bool:
 
 
 def plot_scaling(doc: dict[str, Any], path: Path) -> bool:
-    curves = scaling_curves(doc)
-    curves = [c for c in curves if c["unit"] == curves[-1]["unit"]] if curves else []
+    curves = [c for c in doc["scaling"] if c["judged"]]
     if not curves:
         return False
     fig = _figure(7, 4.2)
@@ -344,7 +344,7 @@ def plot_thread_metric(doc: dict[str, Any], path: Path) -> bool:
         return False
     builds = list(dict.fromkeys(r["build"] for r in rows))
     tests = list(dict.fromkeys(r["test"] for r in rows))
-    kernels = list(doc["anchors"].get("kernels", {})) if rows[0]["judged"] else []
+    kernels = anchor_kernels(rows)
     by = {(r["build"], r["test"]): r for r in rows}
 
     def anchor(kernel: str, test: str) -> float:
@@ -367,7 +367,8 @@ def plot_thread_metric(doc: dict[str, Any], path: Path) -> bool:
         fontsize=8,
     )
     ax.set_ylabel(rows[0]["unit"])
-    ax.set_title(f"Thread-Metric on {doc['meta']['target']} (anchors: quoted, measured elsewhere)")
+    quoted = " (anchors: quoted, measured elsewhere)" if kernels else ""
+    ax.set_title(f"Thread-Metric on {doc['meta']['target']}{quoted}")
     ax.legend(fontsize=8)
     fig.savefig(path, dpi=100)
     return True

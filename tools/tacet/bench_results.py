@@ -342,11 +342,13 @@ def assemble(meta: dict[str, Any], runs: Sequence[Run], anchors: dict[str, Any])
     """The results document."""
     ms: list[dict[str, Any]] = []
     tm: list[dict[str, Any]] = []
+    # The anchors were counted on one target: beside another's figures they would mislead.
+    beside = anchors if anchors.get("target") == meta["target"] else {}
     for run in runs:
         if run.output is not None:
             ms.extend(measurements(run))
         if run.thread_metric is not None:
-            tm.extend(thread_metric_rows(run, anchors))
+            tm.extend(thread_metric_rows(run, beside))
     curves = scaling_curves(ms)
     return {
         "format": FORMAT,

@@ -314,6 +314,13 @@ def test_results_scaling_goals_and_comparison() -> None:
     assert tm["thread_metric/default/cooperative"]["anchors"] == {"ThreadX": 66.0, "FreeRTOS": 54.1}
 
 
+def test_anchors_stand_only_beside_their_own_target() -> None:
+    meta = dict(META, target="qemu-m4")
+    doc = bench_results.assemble(meta, make_runs(), bench_results.load_anchors())
+    assert all(r["anchors"] == {} for r in doc["thread_metric"])
+    assert "ThreadX" not in bench_report.markdown(doc, "tacet bench --target qemu-m4")
+
+
 def test_results_pass_their_schema_and_a_broken_one_does_not() -> None:
     doc = make_doc()
     bench_results.validate(json.loads(json.dumps(doc)), "doc")
