@@ -301,8 +301,11 @@ def handle(args: argparse.Namespace) -> int:
     bench_results.validate(doc, "the results of this run")
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-    command = f"tacet bench --target {target.name}" + (
-        " --quick" if args.quick else f" --repeat {repeat}"
+    command = " ".join(
+        [f"tacet bench --target {target.name} --out {args.out}"]
+        + (["--quick"] if args.quick else [])
+        + ([f"--repeat {args.repeat}"] if args.repeat != DEFAULT_REPEAT and not args.quick else [])
+        + ([f"--tm-seconds {args.tm_seconds}"] if args.tm_seconds != DEFAULT_TM_SECONDS else [])
     )
     report = bench_report.markdown(doc, command)
     (out / "results.md").write_text(report + "\n", encoding="utf-8")
