@@ -33,8 +33,7 @@ MESSAGE_SIZES = (4, 16, 64, 256, 1024)
 WORKLOAD_MESSAGE_SIZE = 16
 READY_COUNTS = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 POLICIES = ("priority", "round_robin")
-# Every parameter of bench/rhealstone with the extra tags of each of its series (besides
-# param, case and, in the workload case, workload and point).
+# The parameters of bench/rhealstone, in the order the reports show them.
 PARAMETERS = (
     "task_switch",
     "preemption",

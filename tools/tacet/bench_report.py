@@ -248,20 +248,26 @@ def _shown(m: dict[str, Any]) -> list[float]:
     return [v * m["factor"] - m["offset"] for s in m["series"] for v in s["samples"]]
 
 
+def _grid(n: int, row_height: float) -> tuple[Figure, list[Axes]]:
+    """A figure of ``n`` small plots, three a row; the cells left over are hidden."""
+    cols = 3
+    rows = (n + cols - 1) // cols
+    fig = _figure(11, row_height * rows)
+    axes = list(fig.subplots(rows, cols, squeeze=False).flat)
+    for ax in axes[n:]:
+        ax.set_visible(False)
+    return fig, axes
+
+
 def plot_boxes(doc: dict[str, Any], path: Path) -> bool:
     rows = rhealstone_rows(doc)
     if not rows:
         return False
-    cols = 3
-    n = len(rows)
-    fig = _figure(11, 2.6 * ((n + cols - 1) // cols))
-    axes = list(fig.subplots((n + cols - 1) // cols, cols, squeeze=False).flat)
+    fig, axes = _grid(len(rows), 2.6)
     for ax, (e, w) in zip(axes, rows, strict=False):
         ax.boxplot([_shown(e), _shown(w)], tick_labels=["empty", "workloads"], widths=0.5)
         ax.set_title(label(e), fontsize=9)
         ax.set_ylabel(e["unit"], fontsize=8)
-    for ax in axes[n:]:
-        ax.set_visible(False)
     fig.suptitle(f"Rhealstone parameters on {doc['meta']['target']}: empty threads vs workloads")
     fig.savefig(path, dpi=100)
     return True
@@ -271,10 +277,7 @@ def plot_histograms(doc: dict[str, Any], path: Path) -> bool:
     rows = rhealstone_rows(doc)
     if not rows:
         return False
-    cols = 3
-    n = len(rows)
-    fig = _figure(11, 2.4 * ((n + cols - 1) // cols))
-    axes = list(fig.subplots((n + cols - 1) // cols, cols, squeeze=False).flat)
+    fig, axes = _grid(len(rows), 2.4)
     for ax, (e, w) in zip(axes, rows, strict=False):
         for m, name in ((e, "empty"), (w, "workloads")):
             h = m["histogram"]
@@ -283,8 +286,6 @@ def plot_histograms(doc: dict[str, Any], path: Path) -> bool:
         ax.set_title(label(e), fontsize=9)
         ax.set_xlabel(e["unit"], fontsize=8)
     axes[0].legend(fontsize=7)
-    for ax in axes[n:]:
-        ax.set_visible(False)
     fig.suptitle(f"Histograms on {doc['meta']['target']} (samples per bin, log scale)")
     fig.savefig(path, dpi=100)
     return True

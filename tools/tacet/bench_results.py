@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from tacet import bench_stats
-from tacet.bench_format import POINTS, Output, Series, ThreadMetric
+from tacet.bench_format import PARAMETERS, POINTS, Output, Series, ThreadMetric
 from tacet.bench_stats import Scale
 from tacet.errors import TacetError
 
@@ -47,14 +47,7 @@ GOAL_SCALING = 1.05
 # The longest interrupt-masked stretch across the test suite (README, "Longest
 # interrupt-masked stretch": TC_IRQ_OFF_MEASURE=1, ctest -R irqoff), in instructions.
 MASKED_STRETCH = 537.0
-PARAMETER_ORDER = (
-    "task_switch",
-    "preemption",
-    "interrupt_latency",
-    "semaphore_shuffle",
-    "deadlock_break",
-    "message",
-)
+PARAMETER_ORDER = PARAMETERS
 
 
 @dataclass(frozen=True)
