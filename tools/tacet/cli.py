@@ -17,6 +17,7 @@ from types import ModuleType
 from tacet import (
     __version__,
     analyze,
+    bench,
     build,
     config,
     conformance,
@@ -42,6 +43,7 @@ SUBCOMMANDS: tuple[ModuleType, ...] = (
     config,
     analyze,
     power,
+    bench,
 )
 
 

@@ -83,6 +83,8 @@ LEAN = ("TC_CHECKS=0", "TC_STATS=0", "TC_STACK_CHECK=0", "TC_PRIORITIES=32")
 CONFIGURATIONS: tuple[Configuration, ...] = (
     Configuration("sim", SIM, ("__x86_64__",)),
     Configuration("sim-prio32", SIM, ("__x86_64__", "TC_PRIORITIES=32")),
+    # The 64-priority build of the scaling benchmark (bench/rhealstone/scaling.c).
+    Configuration("sim-prio64", SIM, ("__x86_64__", "TC_PRIORITIES=64")),
     Configuration("sim-prio1024", SIM, ("__x86_64__", "TC_PRIORITIES=1024")),
     Configuration("sim-nochecks", SIM, ("__x86_64__", "TC_CHECKS=0")),
     Configuration("sim-ucontext", SIM, ("__x86_64__", "TC_SIM_UCONTEXT=1")),
