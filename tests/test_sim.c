@@ -143,6 +143,34 @@ static void switch_cost_fn_sees_both_threads(void)
   CHECK_EQ(tc_sim_now(), 3 * 1000 + 40);
 }
 
+static void low_finishes(void *arg)
+{
+  bool finish = arg != NULL;
+  OK(tc_sim_irq_at(5000, irq_resume_high)); /* at the very end of L's work */
+  if (finish)
+    tc_sim_finish(5000);
+  else
+    tct_work(5000);
+  tct_log("L@%llu", (unsigned long long)tc_sim_now());
+}
+
+/* An interrupt at the cycle a consumption ends is taken inside tc_sim_consume (H runs
+ * before L goes on) and after tc_sim_finish (L goes on first, H runs at L's next kernel call:
+ * here its completion). */
+static void finish_leaves_the_interrupt_at_its_end(void)
+{
+  for (unsigned finish = 0; finish < 2; finish++) {
+    tct_begin();
+    OK(tc_thread_create(L, "L", low_finishes, finish ? L : NULL, TCT_STACK(0), 10, 10, 0, TC_AUTO_START));
+    OK(tc_thread_create(H, "H", high_logs_time, NULL, TCT_STACK(1), 1, 1, 0, 0));
+    CHECK_EQ(tct_run_kernel(), 0);
+    CHECK_LOG(finish ? "L@5000 H@5000" : "H@5000 L@5000");
+    tc_thread_info_t i;
+    OK(tc_thread_info(L, &i));
+    CHECK_EQ(i.preempted, finish ? 0 : 1);
+  }
+}
+
 static void worker_yields(void *arg)
 {
   (void)arg;
@@ -420,6 +448,7 @@ TCT_MAIN("test_sim",
          TCT_CASE(interrupt_preempts_inside_consume),
          TCT_CASE(switch_cost_is_charged),
          TCT_CASE(switch_cost_fn_sees_both_threads),
+         TCT_CASE(finish_leaves_the_interrupt_at_its_end),
          TCT_CASE(idle_time_is_counted),
          TCT_CASE(idle_without_timeouts_keeps_the_tick_count),
          TCT_CASE(counters_carry_into_their_high_words),

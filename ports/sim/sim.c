@@ -201,11 +201,14 @@ void tc__sim_take_interrupts(void)
   if (taken) deliver_signals(); /* a handler signalled the thread it returns to */
 }
 
-void tc_sim_consume(uint64_t cycles)
+/* Spend `cycles`, taking the interrupts due inside; those due at the very cycle the time is
+ * spent are taken there too (`at_end`), or left pending for the caller's next kernel call. */
+static void consume(uint64_t cycles, bool at_end)
 {
   while (cycles != 0) {
-    if (tc__sim_irq_masked || sim.stopping || tc__sim_next_event > tc__sim_now + cycles) {
-      tc__sim_now += cycles;
+    uint64_t end = tc__sim_now + cycles;
+    if (tc__sim_irq_masked || sim.stopping || tc__sim_next_event > end || (!at_end && tc__sim_next_event == end)) {
+      tc__sim_now = end;
       return;
     }
     uint64_t step = tc__sim_next_event > tc__sim_now ? tc__sim_next_event - tc__sim_now : 0;
@@ -214,6 +217,10 @@ void tc_sim_consume(uint64_t cycles)
     tc__sim_take_interrupts();
   }
 }
+
+void tc_sim_consume(uint64_t cycles) { consume(cycles, true); }
+
+void tc_sim_finish(uint64_t cycles) { consume(cycles, false); }
 
 tc_status tc_sim_irq_at(uint64_t cycle, void (*lisr)(void))
 {

@@ -17,6 +17,14 @@
  * handler the time passes with interrupts masked. */
 void tc_sim_consume(uint64_t cycles);
 
+/* Spend the last `cycles` of a piece of work: as tc_sim_consume(), except that interrupts due
+ * at the very cycle the work ends are not taken inside it but at the caller's next kernel
+ * call, consumption or wait. What the caller does at that instant (record that the work is
+ * done, give a semaphore ...) then comes before the interrupts' effects: a job that ends at
+ * cycle F is complete at F even when a release at F preempts its thread, as response-time
+ * analysis counts it. */
+void tc_sim_finish(uint64_t cycles);
+
 /* Virtual cycles since tc_kernel_init(). */
 uint64_t tc_sim_now(void);
 
