@@ -45,6 +45,7 @@ typedef struct {
   uint64_t ring_mask;
   uint64_t blocking;             /* accrued by the oldest pending job */
   bool locking;                  /* inside tc_mutex_lock */
+  bool yielding;                 /* inside tc_thread_yield, at the end of a job */
   uint64_t *top;                 /* min-heap of the largest responses (for the p99) */
   uint64_t top_n, top_cap;
   uint64_t base_switches_in, base_preempted, base_cycles;
@@ -275,6 +276,7 @@ static uint64_t on_switch(const tc_thread *from, const tc_thread *to, void *arg)
   if (f >= 0) {
     sim_thread *x = &E.t[f];
     if (x->locking) x->out->lock_waits++; /* it leaves the CPU inside tc_mutex_lock: it waits */
+    if (x->yielding) x->out->yields++;
     uint32_t p = x->spec->priority;
     for (uint32_t j = 0; j < E.n; j++) {
       sim_thread *y = &E.t[j];
@@ -325,21 +327,28 @@ static void keep_top(sim_thread *t, uint64_t v)
   }
 }
 
-static void job_done(sim_thread *t, uint64_t job, uint64_t preempted_before)
+/* The job's work is done (now): its response, from its nominal release, and the
+ * preemptions the kernel counted since it started. */
+static void work_done(sim_thread *t, uint64_t job, uint64_t preempted_before)
 {
   tsim_thread_result *r = t->out;
-  const tsim_thread *s = t->spec;
   uint64_t response = tc_sim_now() - nominal(t, job);
   if (r->completed == 0 || response < r->response_min) r->response_min = response;
   if (response > r->response_max) r->response_max = response;
   r->response_sum += response;
-  if (response > s->deadline) r->missed++;
+  if (response > t->spec->deadline) r->missed++;
   keep_top(t, response);
+  uint64_t p = preempted(t) - preempted_before;
+  if (p > r->preemptions_max) r->preemptions_max = p;
+}
+
+/* The job is over (its last mutex unlocked): the books of its blocking close. */
+static void job_over(sim_thread *t)
+{
+  tsim_thread_result *r = t->out;
   if (t->blocking > r->blocking_max) r->blocking_max = t->blocking;
   r->blocking_sum += t->blocking;
   t->blocking = 0;
-  uint64_t p = preempted(t) - preempted_before;
-  if (p > r->preemptions_max) r->preemptions_max = p;
   r->completed++;
   t->completed++;
 #ifdef TSIM_CHECK
@@ -352,6 +361,18 @@ static void job_done(sim_thread *t, uint64_t job, uint64_t preempted_before)
 #endif
 }
 
+/* Spend `cycles` of the job's work; the piece that ends it is spent with tc_sim_finish, so
+ * that a release at the very cycle the job completes comes after its completion. */
+static void work(sim_thread *t, uint64_t job, uint64_t cycles, bool last, uint64_t preempted_before)
+{
+  if (!last) {
+    tc_sim_consume(cycles);
+    return;
+  }
+  tc_sim_finish(cycles);
+  work_done(t, job, preempted_before);
+}
+
 static void job_loop(void *arg)
 {
   sim_thread *t = arg;
@@ -360,28 +381,40 @@ static void job_loop(void *arg)
   for (;;) {
     (void)tc_sem_take(&t->release, TC_WAIT_FOREVER);
     uint64_t job = t->completed;
-    uint64_t work = exec_time(t, job);
-    if (job == 0 || work < r->exec_min) r->exec_min = work;
-    if (work > r->exec_max) r->exec_max = work;
-    r->exec_sum += work;
+    uint64_t cycles = exec_time(t, job);
+    if (job == 0 || cycles < r->exec_min) r->exec_min = cycles;
+    if (cycles > r->exec_max) r->exec_max = cycles;
+    r->exec_sum += cycles;
     uint64_t before = preempted(t);
     uint64_t done = 0;
-    for (uint32_t i = 0; i < s->n_sections; i++) {
+    bool ended = false;
+    for (uint32_t i = 0; i < s->n_sections && !ended; i++) {
       const tsim_section *c = &s->sections[i];
-      if (c->offset >= work) break;
+      if (c->offset >= cycles) break;
       if (c->length == 0) continue; /* held for no work: no section (as the analysis has it) */
       tc_sim_consume(c->offset - done);
       tc_mutex *m = &E.mutex[c->mutex];
       t->locking = true;
       (void)tc_mutex_lock(m, TC_WAIT_FOREVER);
       t->locking = false;
-      uint64_t held = work - c->offset < c->length ? work - c->offset : c->length;
-      tc_sim_consume(held);
-      (void)tc_mutex_unlock(m);
+      uint64_t held = cycles - c->offset < c->length ? cycles - c->offset : c->length;
       done = c->offset + held;
+      ended = done == cycles;
+      work(t, job, held, ended, before);
+      (void)tc_mutex_unlock(m);
     }
-    tc_sim_consume(work - done);
-    job_done(t, job, before);
+    if (!ended) work(t, job, cycles - done, true, before);
+    job_over(t);
+    /* A job's end is a scheduling point, as the task model has it: with its next job already
+     * released the thread would take its semaphore without blocking and keep its threshold
+     * in force into that job (the kernel gives a threshold up only when the thread blocks,
+     * suspends, yields or completes). Yielding gives it up, so a more urgent thread released
+     * meanwhile runs first. */
+    if (t->released != t->completed) {
+      t->yielding = true;
+      tc_thread_yield();
+      t->yielding = false;
+    }
   }
 }
 

@@ -112,7 +112,10 @@ typedef struct {
   uint64_t blocking_max, blocking_sum;   /* per completed job: time threads of lower priority
                                             ran while it was pending (see docs/simulator.md) */
   uint64_t lock_waits;     /* times a job found its mutex held and waited for it */
-  uint64_t preemptions_max; /* most preemptions of one completed job (the kernel's counter) */
+  uint64_t preemptions_max; /* most preemptions of one completed job (the kernel's counter,
+                               from the job's start to the end of its work) */
+  uint64_t yields;         /* times the thread gave the CPU up at the end of a job, its next
+                              job already released (the kernel counts them as preemptions) */
   /* The kernel's counters for the thread, over the run (tc_thread_info, start-up excluded). */
   uint64_t switches_in;
   uint64_t preemptions;

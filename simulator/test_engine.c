@@ -169,7 +169,41 @@ static void section_is_cut_by_a_short_job(void)
   CHECK_EQ(run(), 0);
   CHECK_EQ(res[0].lock_waits, 1);
   CHECK_EQ(res[0].response_max, (4 - 2 + 3) * K); /* waits 2-4, runs 4-7 */
-  CHECK_EQ(res[1].response_max, 7 * K);
+  /* t1's work ends at 4, in the section: it is complete then, though the unlock hands m0 to
+   * t0, which runs before t1's thread goes on. */
+  CHECK_EQ(res[1].response_max, 4 * K);
+  CHECK_EQ(res[1].preemptions_max, 1); /* by t0's release at 2; the hand-over comes after */
+  CHECK_EQ(res[1].preemptions, 2);
+}
+
+/* A job's end is a scheduling point. t1 (non-preemptive) runs job 0 for 25 K while its jobs
+ * 1 and 2 and t0's jobs at 5 K, 15 K and 25 K are released; at 25 K t1 yields and t0 runs its
+ * three jobs (responses 21 K, 12 K, 3 K) before t1's job 1 (28-29 K); t1's job 2 is still
+ * running at the horizon, 30 K. */
+static void backlog_yields_at_the_job_boundary(void)
+{
+  begin(2, 30 * K);
+  task(0, 0, 10 * K, 1 * K);
+  task(1, 1, 10 * K, 25 * K);
+  threads[0].offset = 5 * K;
+  threads[1].threshold = 0;
+  static const uint64_t trace[] = {25 * K, 1 * K, 25 * K};
+  threads[1].exec = TSIM_EXEC_TRACE;
+  threads[1].trace = trace;
+  threads[1].trace_len = 3;
+  threads[1].deadline = 30 * K;
+  CHECK_EQ(run(), 0);
+  CHECK_EQ(res[0].completed, 3);
+  CHECK_EQ(res[0].response_max, 21 * K);
+  CHECK_EQ(res[0].response_sum, (21 + 12 + 3) * K);
+  CHECK_EQ(res[0].blocking_max, 20 * K);
+  CHECK_EQ(res[1].completed, 2);
+  CHECK_EQ(res[1].response_sum, (25 + 19) * K);
+  CHECK_EQ(res[1].unfinished, 1);
+  CHECK_EQ(res[1].oldest_unfinished, 10 * K);
+  CHECK_EQ(res[1].yields, 1); /* at 29 K nothing more urgent is ready: no switch */
+  CHECK_EQ(res[1].preemptions, 1); /* the kernel counts the yield's switch */
+  CHECK_EQ(res[1].preemptions_max, 0);
 }
 
 /* Two threads, a switch cost of 100 cycles: t1 runs last at start-up, so t0's first switch
@@ -411,6 +445,7 @@ TCT_MAIN("test_engine",
          TCT_CASE(non_preemptive_schedule_by_hand),
          TCT_CASE(mutex_blocks_with_and_without_inheritance),
          TCT_CASE(section_is_cut_by_a_short_job),
+         TCT_CASE(backlog_yields_at_the_job_boundary),
          TCT_CASE(switch_cost_by_hand),
          TCT_CASE(switch_cost_function),
          TCT_CASE(release_cost_delays_every_job),

@@ -24,6 +24,7 @@ from tacet import (
     misra,
     power,
     run,
+    simulate,
     size,
     test,
     trace,
@@ -41,6 +42,7 @@ SUBCOMMANDS: tuple[ModuleType, ...] = (
     trace,
     config,
     analyze,
+    simulate,
     power,
 )
 
