@@ -32,7 +32,7 @@ from typing import Any
 from tacet import analysis, power, yamldoc
 from tacet.errors import TacetError
 from tacet.targets import TARGETS
-from tacet.taskset import Execution
+from tacet.taskset import Execution, analysis_task
 from tacet.yamldoc import DescriptionError, Path_, raise_errors
 from tacet.yamldoc import suggest as _suggest
 
@@ -264,24 +264,10 @@ class App(yamldoc.Checked):
         ``analysis.resolve``) keeps such a thread fully preemptive."""
         inherit = {m.name: m.inherit for m in self.mutexes}
         return [
-            analysis.Task(
-                name=t.name,
-                period=t.period,
-                wcet=t.wcet,
-                deadline=t.deadline,
-                priority=t.priority,
-                threshold=t.threshold,
-                jitter=t.jitter,
-                offset=t.offset,
-                stack=t.stack,
-                critical_sections=tuple(
-                    analysis.CriticalSection(lock.mutex, lock.cycles, inherit[lock.mutex])
-                    for lock in t.locks
-                ),
-            )
+            analysis_task(t, [(lock.mutex, lock.cycles) for lock in t.locks], inherit, t.stack)
             for t in self.threads
             if t.timed
-        ]  # type: ignore[arg-type]
+        ]
 
     def overheads(self) -> analysis.Overheads:
         """The kernel's overheads on the first target, in cycles of the board's clock."""

@@ -254,11 +254,12 @@ class Engine:
             raise failure[0]
         if status != 0:
             raise TacetError(f"the simulation engine refused the task set: {error.value.decode()}")
+        k = len(_ThreadResult._fields_)  # every field a uint64_t: read them as one array
+        values = list((u64 * (k * len(taskset.tasks))).from_buffer(out))
         results = tuple(
-            ThreadResult(t.name, **{name: getattr(r, name) for name, _ in _ThreadResult._fields_})
-            for t, r in zip(taskset.tasks, out, strict=True)
+            ThreadResult(t.name, *values[i * k : (i + 1) * k]) for i, t in enumerate(taskset.tasks)
         )
-        return Result(results, horizon, seed, **{name: getattr(total, name) for name in _TOTALS})
+        return Result(results, horizon, seed, *(u64 * len(_TOTALS)).from_buffer(total))
 
 
 def _check_int(what: str, value: object, low: int, high: int) -> None:
@@ -276,7 +277,7 @@ def _structures(taskset: TaskSet, keep: list[Any]) -> tuple[Any, Any]:
         raise TacetError("the task set has no threads")
     index = {name: i for i, (name, _) in enumerate(taskset.mutexes)}
     threads = (_Thread * len(taskset.tasks))()
-    for c, t in zip(threads, taskset.tasks, strict=True):
+    for i, t in enumerate(taskset.tasks):
         name = t.name.encode()
         keep.append(name)
         e = t.execution
@@ -287,20 +288,27 @@ def _structures(taskset: TaskSet, keep: list[Any]) -> tuple[Any, Any]:
                 f"thread {t.name!r}: {len(t.sections)} critical sections; the simulator takes "
                 f"at most {MAX_SECTIONS}"
             )
-        c.name = name
-        c.priority, c.threshold = t.priority, t.threshold
-        c.period, c.deadline, c.offset, c.jitter = t.period, t.deadline, t.offset, t.jitter
-        c.exec = _EXEC[e.model]
-        c.wcet = t.wcet
-        c.bcet = e.bcet if e.bcet is not None else 0
-        c.mean = e.mean if e.mean is not None else math.nan
-        c.stddev = e.stddev if e.stddev is not None else math.nan
+        threads[i] = _Thread(
+            name,
+            t.priority,
+            t.threshold,
+            t.period,
+            t.deadline,
+            t.offset,
+            t.jitter,
+            _EXEC[e.model],
+            len(t.sections),
+            t.wcet,
+            e.bcet if e.bcet is not None else 0,
+            e.mean if e.mean is not None else math.nan,
+            e.stddev if e.stddev is not None else math.nan,
+        )
+        c = threads[i]
         if e.values:
             trace = (u64 * len(e.values))(*e.values)
             keep.append(trace)
             c.trace = ctypes.cast(trace, ctypes.POINTER(u64))
             c.trace_len = len(e.values)
-        c.n_sections = len(t.sections)
         for k, s in enumerate(t.sections):
             if s.mutex not in index:
                 raise TacetError(f"thread {t.name!r}: unknown mutex {s.mutex!r}")

@@ -8,9 +8,9 @@ response-time analysis, and ``description`` writes the set back as a description
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from tacet import analysis
 
@@ -68,22 +68,43 @@ class TaskSet:
     def analysis_tasks(self) -> list[analysis.Task]:
         inherit = dict(self.mutexes)
         return [
-            analysis.Task(
-                name=t.name,
-                period=t.period,
-                wcet=t.wcet,
-                deadline=t.deadline,
-                priority=t.priority,
-                threshold=t.threshold,
-                jitter=t.jitter,
-                offset=t.offset,
-                critical_sections=tuple(
-                    analysis.CriticalSection(s.mutex, s.length, inherit[s.mutex])
-                    for s in t.sections
-                ),
-            )
-            for t in self.tasks
+            analysis_task(t, [(s.mutex, s.length) for s in t.sections], inherit) for t in self.tasks
         ]
+
+
+class _Timed(Protocol):
+    name: str
+    period: int | None
+    wcet: int | None
+    deadline: int | None
+    priority: int | None
+    threshold: int | None
+    jitter: int
+    offset: int
+
+
+def analysis_task(
+    t: _Timed,
+    sections: Iterable[tuple[str, int]],
+    inherit: dict[str, bool],
+    stack: int = 0,
+) -> analysis.Task:
+    """A thread (of a task set or a description) as the analysis sees it: its timing, its
+    levels and its critical sections as (mutex, cycles)."""
+    return analysis.Task(
+        name=t.name,
+        period=t.period,  # type: ignore[arg-type]
+        wcet=t.wcet,  # type: ignore[arg-type]
+        deadline=t.deadline,  # type: ignore[arg-type]
+        priority=t.priority,
+        threshold=t.threshold,
+        jitter=t.jitter,
+        offset=t.offset,
+        stack=stack,
+        critical_sections=tuple(
+            analysis.CriticalSection(mutex, cycles, inherit[mutex]) for mutex, cycles in sections
+        ),
+    )
 
 
 def sections_of(thread: Thread) -> tuple[Section, ...]:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import needs_cmake
 
-from tacet import analysis, cli, crosscheck, engine
+from tacet import cli, crosscheck, engine
 from tacet.appdesc import load
 from tacet.taskset import from_app
 
@@ -40,21 +40,10 @@ def test_the_kernel_stays_within_the_analysis(eng: engine.Engine, mode: str) -> 
         assert report.at_bound > 0
 
 
+@pytest.mark.usefixtures("short_analysis")
 def test_a_bound_one_cycle_short_is_caught(
-    eng: engine.Engine,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    eng: engine.Engine, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    real = analysis.analyze
-
-    def one_cycle_short(*a: object, **kw: object) -> analysis.Result:
-        result = real(*a, **kw)  # type: ignore[arg-type]
-        for t in result.tasks:
-            t.response = None if t.response is None else t.response - 1
-        return result
-
-    monkeypatch.setattr(analysis, "analyze", one_cycle_short)
     report = crosscheck.run(eng, "preemptive", 40, out_dir=tmp_path)
     assert report.findings
     finding = report.findings[0]

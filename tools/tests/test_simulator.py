@@ -6,14 +6,13 @@ itself has its C tests (simulator/test_engine.c); the cross-check is test_crossc
 
 import json
 import random
-import textwrap
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import needs_cmake
+from conftest import cli_run, needs_cmake, write_yaml
 
-from tacet import analysis, cli, crosscheck, engine, simulate
+from tacet import analysis, crosscheck, engine, simulate
 from tacet.appdesc import load
 from tacet.errors import TacetError
 from tacet.taskset import Execution, Section, SimTask, TaskSet, description, from_app
@@ -34,15 +33,10 @@ def task(name: str, prio: int, period: int, wcet: int, **kw: object) -> SimTask:
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = cli.main(["simulate", *argv])
-    out, err = capsys.readouterr()
-    return status, out, err
+    return cli_run(capsys, "simulate", *argv)
 
 
-def write(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "app.yaml"
-    path.write_text(textwrap.dedent(text))
-    return path
+write = write_yaml
 
 
 # ---- the engine ----------------------------------------------------------------------------
@@ -380,18 +374,8 @@ def test_a_missed_deadline_exits_3(tmp_path: Path, capsys: pytest.CaptureFixture
     assert "a missed" in err and "deadlines" in err
 
 
-def test_an_exceeded_bound_exits_4(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    real = analysis.analyze
-
-    def one_cycle_short(*a: object, **kw: object) -> analysis.Result:
-        result = real(*a, **kw)  # type: ignore[arg-type]
-        for t in result.tasks:
-            t.response = None if t.response is None else t.response - 1
-        return result
-
-    monkeypatch.setattr(analysis, "analyze", one_cycle_short)
+@pytest.mark.usefixtures("short_analysis")
+def test_an_exceeded_bound_exits_4(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(capsys, str(EXAMPLE))
     assert status == 4
     assert "EXCEEDS THE ANALYSIS: logger: response" in out
