@@ -59,7 +59,8 @@ static struct {
   uint32_t *heap; /* threads with a release to come, by (next_release, index) */
   uint32_t heap_n;
   uint64_t end;   /* EPOCH + horizon */
-  uint64_t mark;  /* since when the last thread switched to has run */
+  uint64_t mark;  /* since when `current` has run */
+  int32_t current; /* the last thread switched to (-1: none yet) */
   bool started;
   bool out_of_memory;
   const char *check_failed; /* TSIM_CHECK: what tc_check() found */
@@ -225,9 +226,13 @@ static void open_books(void)
 
 /* The release timer's handler: give the semaphore of every thread due, re-arm the timer for
  * the next release (or the end of the run), and end the run at the horizon. */
+static void blocking_books(int32_t runner, uint64_t now);
+
 static void release_irq(void)
 {
   if (!E.started) open_books();
+  /* The interrupted thread ran until now; the handler's time is nobody's (blocking). */
+  blocking_books(E.current, tc_sim_now());
   if (tc_sim_now() >= E.end) {
     tc_sim_stop(0);
     return;
@@ -252,6 +257,7 @@ static void release_irq(void)
   uint64_t next = E.heap_n != 0 && E.t[E.heap[0]].next_release < E.end ? E.t[E.heap[0]].next_release : E.end;
   if (next < tc_sim_now()) next = tc_sim_now();
   (void)tc_sim_irq_at(next, release_irq);
+  E.mark = tc_sim_now();
 }
 
 /* ---- the switch hook: cost model and blocking --------------------------------------------- */
@@ -264,30 +270,42 @@ static int32_t index_of(const tc_thread *p)
   return (int32_t)((a - base) / sizeof *E.t);
 }
 
-/* Called by the sim port each time the CPU begins a thread other than the last one it ran:
- * `from` ran since E.mark (with idle in between only while no job was pending). Every
- * thread of higher priority with a job pending in that time was blocked by it. */
+/* `runner` (a thread's index, or -1) ran from E.mark to `now`, with idle in between only
+ * while no job was pending: every thread of higher priority with a job pending in that time
+ * was blocked by it. */
+static void blocking_books(int32_t runner, uint64_t now)
+{
+  if (runner < 0) return;
+  uint32_t p = E.t[runner].spec->priority;
+  for (uint32_t j = 0; j < E.n; j++) {
+    sim_thread *y = &E.t[j];
+    if (y->released == y->completed || y->spec->priority >= p) continue;
+    uint64_t since = y->ring[y->completed & y->ring_mask];
+    if (since < E.mark) since = E.mark;
+    if (now > since) y->blocking += now - since;
+  }
+}
+
+/* Called by the sim port each time the CPU begins a thread other than the last one it ran,
+ * `from`: its books, then the switch's cost, which is nobody's run time. */
 static uint64_t on_switch(const tc_thread *from, const tc_thread *to, void *arg)
 {
   (void)arg;
-  if (!E.started) return 0; /* the start-up is free */
-  uint64_t now = tc_sim_now();
   int32_t f = index_of(from), t = index_of(to);
+  if (!E.started) { /* the start-up is free */
+    E.current = t;
+    return 0;
+  }
+  uint64_t now = tc_sim_now();
   if (f >= 0) {
     sim_thread *x = &E.t[f];
     if (x->locking) x->out->lock_waits++; /* it leaves the CPU inside tc_mutex_lock: it waits */
     if (x->yielding) x->out->yields++;
-    uint32_t p = x->spec->priority;
-    for (uint32_t j = 0; j < E.n; j++) {
-      sim_thread *y = &E.t[j];
-      if (y->released == y->completed || y->spec->priority >= p) continue;
-      uint64_t since = y->ring[y->completed & y->ring_mask];
-      if (since < E.mark) since = E.mark;
-      if (now > since) y->blocking += now - since;
-    }
   }
+  blocking_books(f, now);
   uint64_t cost = E.cfg->switch_fn != NULL ? E.cfg->switch_fn(f, t, E.cfg->switch_arg) : E.cfg->switch_cost;
   E.mark = now + cost;
+  E.current = t;
   return cost;
 }
 
@@ -494,6 +512,7 @@ static bool prepare(const tsim_config *cfg, tsim_thread_result *results)
   E.cfg = cfg;
   E.n = cfg->n_threads;
   E.end = EPOCH + cfg->horizon;
+  E.current = -1;
   E.t = calloc(E.n, sizeof *E.t);
   E.mutex = calloc(cfg->n_mutexes != 0 ? cfg->n_mutexes : 1u, sizeof *E.mutex);
   E.heap = calloc(E.n, sizeof *E.heap);

@@ -256,6 +256,17 @@ static void release_cost_delays_every_job(void)
   CHECK_EQ(res[0].response_min, 3 * K + 250);
   CHECK_EQ(res[0].response_max, 3 * K + 250);
   CHECK_EQ(total.release_cycles, 10 * 250);
+  /* The interrupt's time is nobody's blocking: L runs when H is released at 1 K; H waits only
+   * for the interrupt. */
+  begin(2, 100 * K);
+  task(0, 0, 100 * K, 1 * K);
+  task(1, 1, 100 * K, 5 * K);
+  threads[0].offset = 1 * K;
+  cfg.release_cost = 250;
+  CHECK_EQ(run(), 0);
+  CHECK_EQ(res[0].response_max, 1 * K + 250);
+  CHECK_EQ(res[0].blocking_max, 0);
+  CHECK_EQ(res[1].response_max, 250 + 5 * K + 1 * K + 250);
 }
 
 /* One thread, T 10 C 15 over 100: jobs end at 15, 30, ..., 90; at 100 four are unfinished,

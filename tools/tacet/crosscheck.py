@@ -4,8 +4,9 @@ tacet.crosscheck``.
 For each set and each scheduling mode (fully preemptive, the thresholds the analysis
 computes, non-preemptive), the set runs on the engine (the real kernel) and every thread's
 worst response -- or the wait of a job still unfinished at the end -- must be at most the
-analysis' response-time bound, and the most preemptions the kernel counted for one job at
-most the analysis' prediction. Fully preemptive sets released together with fixed execution
+analysis' response-time bound, the most preemptions the kernel counted for one job at most
+the analysis' prediction, and the longest a job waited for lower-priority threads at most
+the analysis' blocking B. Fully preemptive sets released together with fixed execution
 times and no critical sections, jitter or overheads must moreover reach each bound exactly
 (when the bound is within the period: the first job is then the worst). A set that breaks
 either is written as a system description (``simulation:`` holding the horizon, seed and

@@ -111,6 +111,7 @@ class Plan:
     horizon: int
     seed: int
     not_simulated: tuple[str, ...]
+    sliced: tuple[str, ...]  # simulated threads with a time slice, which is not simulated
     auto_priority: frozenset[str]
     auto_threshold: frozenset[str]
 
@@ -226,6 +227,7 @@ def plan(app: App, args: argparse.Namespace, hyperperiod: int | None = None) -> 
         horizon=horizon,
         seed=seed,
         not_simulated=tuple(t.name for t in app.threads if not t.timed),
+        sliced=tuple(t.name for t in app.threads if t.timed and t.time_slice),
         auto_priority=frozenset(t.name for t in app.threads if t.priority is None),
         auto_threshold=frozenset(t.name for t in app.threads if t.threshold is None),
     )
@@ -250,7 +252,8 @@ class Excess:
 def excesses(result: engine.Result, bounds: analysis.Result) -> list[Excess]:
     """Where the simulation went beyond the analysis: a job's response (or the wait of one
     unfinished at the end) over the response-time bound, a job's preemptions (the kernel's
-    counter) over the predicted. Threads without a bound (diverging) are not compared."""
+    counter) over the predicted, a job's blocking over B (what lower threads may take of a
+    busy period). Threads without a bound (diverging) are not compared."""
     found = []
     for sim, bound in zip(result.threads, bounds.tasks, strict=True):
         if bound.response is None:
@@ -261,6 +264,8 @@ def excesses(result: engine.Result, bounds: analysis.Result) -> list[Excess]:
             found.append(
                 Excess(sim.name, "preemptions of one job", sim.preemptions_max, bound.preemptions)
             )
+        if sim.blocking_max > bound.blocking:
+            found.append(Excess(sim.name, "blocking of one job", sim.blocking_max, bound.blocking))
     return found
 
 
@@ -348,6 +353,7 @@ def _json(
         "threads": threads,
         "totals": totals,
         "not_simulated": list(p.not_simulated),
+        "time_slices_not_simulated": list(p.sliced),
         "exceeds_analysis": [e.__dict__ for e in over],
     }
 
@@ -393,6 +399,11 @@ def _print(p: Plan, result: engine.Result, bounds: analysis.Result, over: list[E
         console.print("* chosen by the analysis (`auto`)")
     if p.not_simulated:
         console.print(f"not simulated (no period): {', '.join(p.not_simulated)}")
+    if p.sliced:
+        console.print(
+            f"time slices not simulated (threads of equal priority run in turn): "
+            f"{', '.join(p.sliced)}"
+        )
     busy = 1 - result.idle_cycles / result.end if result.end else 0.0
     share = result.switch_cycles / result.end if result.end else 0.0
     console.print(

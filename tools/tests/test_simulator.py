@@ -382,6 +382,39 @@ def test_an_exceeded_bound_exits_4(capsys: pytest.CaptureFixture[str]) -> None:
     assert "the simulation exceeds the analysis: logger: response" in err
 
 
+def test_excesses_names_each_bound(eng: engine.Engine) -> None:
+    ts = TaskSet((task("a", 0, 10, 3), task("b", 1, 15, 4, offset=1), task("c", 2, 30, 8)))
+    result = eng.run(ts, horizon=300)
+    bounds = analysis.analyze(ts.analysis_tasks())
+    assert simulate.excesses(result, bounds) == []
+    c = result.thread("c")
+    assert c.blocking_max == 0 and result.thread("a").blocking_max == 0
+    low = replace(bounds.tasks[2], response=c.worst - 1, preemptions=c.preemptions_max - 1)
+    lower = replace(bounds, tasks=[*bounds.tasks[:2], low])
+    found = simulate.excesses(result, lower)
+    assert [(e.thread, e.what) for e in found] == [
+        ("c", "response"),
+        ("c", "preemptions of one job"),
+    ]
+    nonpre = TaskSet(tuple(replace(t, threshold=0) for t in ts.tasks))
+    result = eng.run(nonpre, horizon=300)
+    bounds = analysis.analyze(nonpre.analysis_tasks())
+    a = result.thread("a")
+    assert 0 < a.blocking_max <= bounds.tasks[0].blocking
+    short = replace(bounds.tasks[0], blocking=a.blocking_max - 1)
+    found = simulate.excesses(result, replace(bounds, tasks=[short, *bounds.tasks[1:]]))
+    assert [e.text() for e in found] == [
+        f"a: blocking of one job {a.blocking_max:,} > the analysis' {a.blocking_max - 1:,}"
+    ]
+
+
+def test_a_time_slice_is_not_simulated(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = BASE.replace("priority: 1\n", "priority: 1\n    time_slice: 2\n")
+    status, out, _ = run(capsys, str(write(tmp_path, text)))
+    assert status == 0
+    assert "time slices not simulated (threads of equal priority run in turn): b" in out
+
+
 def test_no_periodic_thread(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     text = (
         "board: {clock_hz: 1000}\n"
