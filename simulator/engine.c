@@ -68,7 +68,7 @@ static struct {
   const char *check_failed; /* TSIM_CHECK: what tc_check() found */
   tc_kernel_stats_t base;
   uint64_t release_cycles;
-} E;
+} state; /* of the run in progress */
 
 /* ---- random streams -------------------------------------------------------------------- */
 
@@ -166,7 +166,7 @@ static uint64_t release_time(sim_thread *t, uint64_t job, uint64_t previous)
 
 static bool heap_before(uint32_t a, uint32_t b)
 {
-  uint64_t ta = E.t[a].next_release, tb = E.t[b].next_release;
+  uint64_t ta = state.t[a].next_release, tb = state.t[b].next_release;
   return ta < tb || (ta == tb && a < b);
 }
 
@@ -174,22 +174,22 @@ static void heap_down(uint32_t i)
 {
   for (;;) {
     uint32_t l = 2u * i + 1u, r = l + 1u, m = i;
-    if (l < E.heap_n && heap_before(E.heap[l], E.heap[m])) m = l;
-    if (r < E.heap_n && heap_before(E.heap[r], E.heap[m])) m = r;
+    if (l < state.heap_n && heap_before(state.heap[l], state.heap[m])) m = l;
+    if (r < state.heap_n && heap_before(state.heap[r], state.heap[m])) m = r;
     if (m == i) return;
-    uint32_t x = E.heap[i];
-    E.heap[i] = E.heap[m];
-    E.heap[m] = x;
+    uint32_t x = state.heap[i];
+    state.heap[i] = state.heap[m];
+    state.heap[m] = x;
     i = m;
   }
 }
 
 static void heap_up(uint32_t i)
 {
-  while (i > 0 && heap_before(E.heap[i], E.heap[(i - 1u) / 2u])) {
-    uint32_t p = (i - 1u) / 2u, x = E.heap[i];
-    E.heap[i] = E.heap[p];
-    E.heap[p] = x;
+  while (i > 0 && heap_before(state.heap[i], state.heap[(i - 1u) / 2u])) {
+    uint32_t p = (i - 1u) / 2u, x = state.heap[i];
+    state.heap[i] = state.heap[p];
+    state.heap[p] = x;
     i = p;
   }
 }
@@ -213,53 +213,54 @@ static bool ring_push(sim_thread *t, uint64_t at)
 
 static void open_books(void)
 {
-  E.started = true;
-  E.mark = tc_sim_now();
-  tc_kernel_stats(&E.base);
-  E.base.interrupts--; /* this release interrupt is the run's first */
-  for (uint32_t i = 0; i < E.n; i++) {
+  state.started = true;
+  state.mark = tc_sim_now();
+  tc_kernel_stats(&state.base);
+  state.base.interrupts--; /* this release interrupt is the run's first */
+  for (uint32_t i = 0; i < state.n; i++) {
     tc_thread_info_t info;
-    (void)tc_thread_info(&E.t[i].tcb, &info);
-    E.t[i].base_switches_in = info.switches_in;
-    E.t[i].base_preempted = info.preempted;
-    E.t[i].base_cycles = info.cycles;
+    (void)tc_thread_info(&state.t[i].tcb, &info);
+    state.t[i].base_switches_in = info.switches_in;
+    state.t[i].base_preempted = info.preempted;
+    state.t[i].base_cycles = info.cycles;
   }
 }
 
-/* The release timer's handler: give the semaphore of every thread due, re-arm the timer for
- * the next release (or the end of the run), and end the run at the horizon. */
 static void blocking_books(int32_t runner, uint64_t now);
 
+/* The release timer's handler: give the semaphore of every thread due, re-arm the timer for
+ * the next release (or the end of the run), and end the run at the horizon. */
 static void release_irq(void)
 {
-  if (!E.started) open_books();
+  if (!state.started) open_books();
   /* The interrupted thread ran until now; the handler's time is nobody's (blocking). */
-  blocking_books(E.current, tc_sim_now());
-  if (tc_sim_now() >= E.end) {
+  blocking_books(state.current, tc_sim_now());
+  if (tc_sim_now() >= state.end) {
     tc_sim_stop(0);
     return;
   }
-  while (E.heap_n != 0 && E.t[E.heap[0]].next_release <= tc_sim_now()) {
-    sim_thread *t = &E.t[E.heap[0]];
-    if (E.cfg->release_cost != 0) {
-      tc_sim_consume(E.cfg->release_cost); /* interrupts are masked: it only passes time */
-      E.release_cycles += E.cfg->release_cost;
+  while (state.heap_n != 0 && state.t[state.heap[0]].next_release <= tc_sim_now()) {
+    sim_thread *t = &state.t[state.heap[0]];
+    if (state.cfg->release_cost != 0) {
+      tc_sim_consume(state.cfg->release_cost); /* interrupts are masked: it only passes time */
+      state.release_cycles += state.cfg->release_cost;
     }
     if (!ring_push(t, t->next_release)) {
-      E.out_of_memory = true;
+      state.out_of_memory = true;
       tc_sim_stop(1);
       return;
     }
     t->released++;
     (void)tc_sem_give(&t->release);
     t->next_release = release_time(t, t->released, t->next_release);
-    if (t->next_release >= E.end) E.heap[0] = E.heap[--E.heap_n];
+    if (t->next_release >= state.end) state.heap[0] = state.heap[--state.heap_n];
     heap_down(0);
   }
-  uint64_t next = E.heap_n != 0 && E.t[E.heap[0]].next_release < E.end ? E.t[E.heap[0]].next_release : E.end;
+  uint64_t next = state.end;
+  if (state.heap_n != 0 && state.t[state.heap[0]].next_release < next) next = state.t[state.heap[0]].next_release;
   if (next < tc_sim_now()) next = tc_sim_now();
   (void)tc_sim_irq_at(next, release_irq);
-  E.mark = tc_sim_now();
+  state.mark = tc_sim_now();
 }
 
 /* ---- the switch hook: cost model and blocking --------------------------------------------- */
@@ -267,23 +268,23 @@ static void release_irq(void)
 static int32_t index_of(const tc_thread *p)
 {
   if (p == NULL) return -1;
-  uintptr_t a = (uintptr_t)p, base = (uintptr_t)E.t;
-  if (a < base || a >= base + E.n * sizeof *E.t) return -1;
-  return (int32_t)((a - base) / sizeof *E.t);
+  uintptr_t a = (uintptr_t)p, base = (uintptr_t)state.t;
+  if (a < base || a >= base + state.n * sizeof *state.t) return -1;
+  return (int32_t)((a - base) / sizeof *state.t);
 }
 
-/* `runner` (a thread's index, or -1) ran from E.mark to `now`, with idle in between only
+/* `runner` (a thread's index, or -1) ran from state.mark to `now`, with idle in between only
  * while no job was pending: every thread of higher priority with a job pending in that time
  * was blocked by it. */
 static void blocking_books(int32_t runner, uint64_t now)
 {
   if (runner < 0) return;
-  uint32_t p = E.t[runner].spec->priority;
-  for (uint32_t j = 0; j < E.n; j++) {
-    sim_thread *y = &E.t[j];
+  uint32_t p = state.t[runner].spec->priority;
+  for (uint32_t j = 0; j < state.n; j++) {
+    sim_thread *y = &state.t[j];
     if (y->released == y->completed || y->spec->priority >= p) continue;
     uint64_t since = y->ring[y->completed & y->ring_mask];
-    if (since < E.mark) since = E.mark;
+    if (since < state.mark) since = state.mark;
     if (now > since) y->blocking += now - since;
   }
 }
@@ -294,20 +295,21 @@ static uint64_t on_switch(const tc_thread *from, const tc_thread *to, void *arg)
 {
   (void)arg;
   int32_t f = index_of(from), t = index_of(to);
-  if (!E.started) { /* the start-up is free */
-    E.current = t;
+  if (!state.started) { /* the start-up is free */
+    state.current = t;
     return 0;
   }
   uint64_t now = tc_sim_now();
   if (f >= 0) {
-    sim_thread *x = &E.t[f];
+    sim_thread *x = &state.t[f];
     if (x->locking) x->out->lock_waits++; /* it leaves the CPU inside tc_mutex_lock: it waits */
     if (x->yielding) x->out->yields++;
   }
   blocking_books(f, now);
-  uint64_t cost = E.cfg->switch_fn != NULL ? E.cfg->switch_fn(f, t, E.cfg->switch_arg) : E.cfg->switch_cost;
-  E.mark = now + cost;
-  E.current = t;
+  const tsim_config *c = state.cfg;
+  uint64_t cost = c->switch_fn != NULL ? c->switch_fn(f, t, c->switch_arg) : c->switch_cost;
+  state.mark = now + cost;
+  state.current = t;
   return cost;
 }
 
@@ -375,7 +377,7 @@ static void job_over(sim_thread *t)
   /* The engine's tests: the kernel's invariants hold after every job. */
   const char *why = tc_check();
   if (why != NULL) {
-    E.check_failed = why;
+    state.check_failed = why;
     tc_sim_stop(2);
   }
 #endif
@@ -413,7 +415,7 @@ static void job_loop(void *arg)
       if (c->offset >= cycles) break;
       if (c->length == 0) continue; /* held for no work: no section (as the analysis has it) */
       tc_sim_consume(c->offset - done);
-      tc_mutex *m = &E.mutex[c->mutex];
+      tc_mutex *m = &state.mutex[c->mutex];
       t->locking = true;
       (void)tc_mutex_lock(m, TC_WAIT_FOREVER);
       t->locking = false;
@@ -474,9 +476,12 @@ static int check_thread(const tsim_config *cfg, uint32_t i, char *error, size_t 
   if (s->exec == TSIM_EXEC_TRACE) {
     if (s->trace == NULL || s->trace_len == 0) return fail(error, size, "thread %u: empty trace", i);
     for (uint64_t k = 0; k < s->trace_len; k++)
-      if (s->trace[k] > s->wcet) return fail(error, size, "thread %u: trace value %llu above wcet", i, (unsigned long long)k);
+      if (s->trace[k] > s->wcet)
+        return fail(error, size, "thread %u: trace[%llu] = %llu above wcet", i, (unsigned long long)k,
+                    (unsigned long long)s->trace[k]);
   }
-  if (s->n_sections > TSIM_MAX_SECTIONS) return fail(error, size, "thread %u: more than %u sections", i, TSIM_MAX_SECTIONS);
+  if (s->n_sections > TSIM_MAX_SECTIONS)
+    return fail(error, size, "thread %u: more than %u sections", i, TSIM_MAX_SECTIONS);
   uint64_t end = 0;
   for (uint32_t k = 0; k < s->n_sections; k++) {
     const tsim_section *c = &s->sections[k];
@@ -490,17 +495,17 @@ static int check_thread(const tsim_config *cfg, uint32_t i, char *error, size_t 
 
 static void release_memory(void)
 {
-  if (E.t != NULL) {
-    for (uint32_t i = 0; i < E.n; i++) {
-      free(E.t[i].stack);
-      free(E.t[i].ring);
-      free(E.t[i].top);
+  if (state.t != NULL) {
+    for (uint32_t i = 0; i < state.n; i++) {
+      free(state.t[i].stack);
+      free(state.t[i].ring);
+      free(state.t[i].top);
     }
   }
-  free(E.t);
-  free(E.mutex);
-  free(E.heap);
-  memset(&E, 0, sizeof E);
+  free(state.t);
+  free(state.mutex);
+  free(state.heap);
+  memset(&state, 0, sizeof state);
 }
 
 /* Releases before the horizon at most (without jitter, which only delays them). */
@@ -511,16 +516,16 @@ static uint64_t max_jobs(const tsim_thread *s, uint64_t horizon)
 
 static bool prepare(const tsim_config *cfg, tsim_thread_result *results)
 {
-  E.cfg = cfg;
-  E.n = cfg->n_threads;
-  E.end = EPOCH + cfg->horizon;
-  E.current = -1;
-  E.t = calloc(E.n, sizeof *E.t);
-  E.mutex = calloc(cfg->n_mutexes != 0 ? cfg->n_mutexes : 1u, sizeof *E.mutex);
-  E.heap = calloc(E.n, sizeof *E.heap);
-  if (E.t == NULL || E.mutex == NULL || E.heap == NULL) return false;
-  for (uint32_t i = 0; i < E.n; i++) {
-    sim_thread *t = &E.t[i];
+  state.cfg = cfg;
+  state.n = cfg->n_threads;
+  state.end = EPOCH + cfg->horizon;
+  state.current = -1;
+  state.t = calloc(state.n, sizeof *state.t);
+  state.mutex = calloc(cfg->n_mutexes != 0 ? cfg->n_mutexes : 1u, sizeof *state.mutex);
+  state.heap = calloc(state.n, sizeof *state.heap);
+  if (state.t == NULL || state.mutex == NULL || state.heap == NULL) return false;
+  for (uint32_t i = 0; i < state.n; i++) {
+    sim_thread *t = &state.t[i];
     t->spec = &cfg->threads[i];
     t->out = &results[i];
     t->exec_rng = stream(cfg->seed, i, 0);
@@ -541,11 +546,11 @@ static int create(const tsim_config *cfg, char *error, size_t size)
   tc_sim_set_switch_cost_fn(on_switch, NULL);
   for (uint32_t i = 0; i < cfg->n_mutexes; i++) {
     const char *name = cfg->mutexes[i].name != NULL ? cfg->mutexes[i].name : "mutex";
-    if (tc_mutex_create(&E.mutex[i], name, cfg->mutexes[i].inherit ? TC_INHERIT : 0u) != TC_OK)
+    if (tc_mutex_create(&state.mutex[i], name, cfg->mutexes[i].inherit ? TC_INHERIT : 0u) != TC_OK)
       return fail(error, size, "mutex %u: tc_mutex_create failed", i);
   }
-  for (uint32_t i = 0; i < E.n; i++) {
-    sim_thread *t = &E.t[i];
+  for (uint32_t i = 0; i < state.n; i++) {
+    sim_thread *t = &state.t[i];
     const char *name = t->spec->name != NULL ? t->spec->name : "thread";
     if (tc_sem_create(&t->release, name, 0, UINT32_MAX) != TC_OK)
       return fail(error, size, "thread %u: tc_sem_create failed", i);
@@ -553,9 +558,9 @@ static int create(const tsim_config *cfg, char *error, size_t size)
                                     t->spec->threshold, 0, TC_AUTO_START);
     if (st != TC_OK) return fail(error, size, "thread %u: tc_thread_create failed (status %d)", i, (int)st);
     t->next_release = release_time(t, 0, 0);
-    if (t->next_release < E.end) {
-      E.heap[E.heap_n] = i;
-      heap_up(E.heap_n++);
+    if (t->next_release < state.end) {
+      state.heap[state.heap_n] = i;
+      heap_up(state.heap_n++);
     }
   }
   if (tc_sim_irq_at(EPOCH, release_irq) != TC_OK) return fail(error, size, "tc_sim_irq_at failed");
@@ -573,14 +578,14 @@ static void close_books(tsim_result *out)
   tc_kernel_stats_t k;
   tc_kernel_stats(&k);
   out->end = tc_sim_now() - EPOCH;
-  out->context_switches = k.context_switches - E.base.context_switches;
-  out->preemptions = k.preemptions - E.base.preemptions;
-  out->interrupts = k.interrupts - E.base.interrupts;
-  out->idle_cycles = k.idle_cycles - E.base.idle_cycles;
-  out->switch_cycles = k.switch_cycles - E.base.switch_cycles;
-  out->release_cycles = E.release_cycles;
-  for (uint32_t i = 0; i < E.n; i++) {
-    sim_thread *t = &E.t[i];
+  out->context_switches = k.context_switches - state.base.context_switches;
+  out->preemptions = k.preemptions - state.base.preemptions;
+  out->interrupts = k.interrupts - state.base.interrupts;
+  out->idle_cycles = k.idle_cycles - state.base.idle_cycles;
+  out->switch_cycles = k.switch_cycles - state.base.switch_cycles;
+  out->release_cycles = state.release_cycles;
+  for (uint32_t i = 0; i < state.n; i++) {
+    sim_thread *t = &state.t[i];
     tsim_thread_result *r = t->out;
     tc_thread_info_t info;
     (void)tc_thread_info(&t->tcb, &info);
@@ -589,9 +594,9 @@ static void close_books(tsim_result *out)
     r->cycles = info.cycles - t->base_cycles;
     r->released = t->released;
     r->unfinished = t->released - t->completed;
-    if (r->unfinished != 0) r->oldest_unfinished = E.end - nominal(t, t->completed);
+    if (r->unfinished != 0) r->oldest_unfinished = state.end - nominal(t, t->completed);
     for (uint64_t j = t->completed; j < t->released; j++)
-      if (nominal(t, j) + t->spec->deadline < E.end) r->missed++;
+      if (nominal(t, j) + t->spec->deadline < state.end) r->missed++;
     if (r->completed != 0) {
       /* Nearest rank: the ceil(0.99 n)-th smallest is the (n - ceil(0.99 n) + 1)-th largest,
        * and n - ceil(0.99 n) = floor(n / 100) < top_cap. */
@@ -625,10 +630,10 @@ EXPORT int tsim_run(const tsim_config *cfg, tsim_thread_result *threads, tsim_re
     status = fail(error, error_size, "out of memory");
   } else if (create(cfg, error, error_size) == 0) {
     (void)tc_kernel_start();
-    if (E.out_of_memory)
+    if (state.out_of_memory)
       status = fail(error, error_size, "out of memory for the releases pending");
-    else if (E.check_failed != NULL)
-      status = fail(error, error_size, "kernel check failed: %s", E.check_failed);
+    else if (state.check_failed != NULL)
+      status = fail(error, error_size, "kernel check failed: %s", state.check_failed);
     else
       close_books(out);
   } else {
