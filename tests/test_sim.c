@@ -74,6 +74,103 @@ static void switch_cost_is_charged(void)
   CHECK_EQ(i.cycles, 0); /* the threads themselves spent no time */
 }
 
+/* A cost model that charges by who comes in and remembers who went out. */
+static struct {
+  unsigned calls;
+  const tc_thread *from[8], *to[8];
+  uint64_t now[8];
+} model;
+
+static uint64_t cost_by_incoming(const tc_thread *from, const tc_thread *to, void *arg)
+{
+  CHECK(arg == &model);
+  if (model.calls < 8) {
+    model.from[model.calls] = from;
+    model.to[model.calls] = to;
+    model.now[model.calls] = tc_sim_now();
+  }
+  model.calls++;
+  return to == L ? 100 : 7;
+}
+
+static void pings(void *arg)
+{
+  (void)arg;
+  for (unsigned i = 0; i < 3; i++) {
+    tct_work(1000);
+    tc_thread_yield();
+  }
+}
+
+static void switch_cost_fn_sees_both_threads(void)
+{
+  tct_begin();
+  memset(&model, 0, sizeof model);
+  tc_sim_set_switch_cost(5000); /* replaced by the function */
+  tc_sim_set_switch_cost_fn(cost_by_incoming, &model);
+  OK(tc_thread_create(L, "a", pings, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
+  OK(tc_thread_create(H, "b", pings, NULL, TCT_STACK(1), 5, 5, 0, TC_AUTO_START));
+  CHECK_EQ(tct_run_kernel(), 0);
+  /* a, b, a, b, a, b, then a completes and b completes: eight switches, four to each; a's
+   * cost 100, b's 7. */
+  tc_kernel_stats_t k;
+  tc_kernel_stats(&k);
+  CHECK_EQ(model.calls, 8);
+  CHECK_EQ(k.context_switches, 8);
+  CHECK_EQ(k.switch_cycles, 4 * 100 + 4 * 7);
+  CHECK_EQ(tc_sim_now(), 6 * 1000 + 4 * 100 + 4 * 7);
+  CHECK(model.from[0] == NULL && model.to[0] == L);
+  CHECK(model.from[1] == L && model.to[1] == H);
+  CHECK(model.from[2] == H && model.to[2] == L);
+  /* Asked before its own cost is charged: a's 1000, then the 100 of a's start. */
+  CHECK_EQ(model.now[0], 0);
+  CHECK_EQ(model.now[1], 100 + 1000);
+  CHECK_EQ(model.now[2], 100 + 1000 + 7 + 1000);
+  /* Forgotten by the next tc_kernel_init(): the constant 0 again. */
+  tct_begin();
+  OK(tc_thread_create(L, "a", pings, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_EQ(model.calls, 8);
+  CHECK_EQ(tc_sim_now(), 3 * 1000);
+  /* NULL goes back to the constant. */
+  tct_begin();
+  tc_sim_set_switch_cost_fn(cost_by_incoming, &model);
+  tc_sim_set_switch_cost_fn(NULL, NULL);
+  tc_sim_set_switch_cost(40);
+  OK(tc_thread_create(L, "a", pings, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_EQ(model.calls, 8);
+  CHECK_EQ(tc_sim_now(), 3 * 1000 + 40);
+}
+
+static void low_finishes(void *arg)
+{
+  bool finish = arg != NULL;
+  OK(tc_sim_irq_at(5000, irq_resume_high)); /* at the very end of L's work */
+  if (finish)
+    tc_sim_finish(5000);
+  else
+    tct_work(5000);
+  tct_log("L@%llu", (unsigned long long)tc_sim_now());
+}
+
+/* An interrupt at the cycle a consumption ends is taken inside tc_sim_consume (H runs
+ * before L goes on) and after tc_sim_finish (L goes on first, H runs at L's next kernel call:
+ * here its completion). */
+static void finish_leaves_the_interrupt_at_its_end(void)
+{
+  for (unsigned finish = 0; finish < 2; finish++) {
+    tct_begin();
+    OK(tc_thread_create(L, "L", low_finishes, finish ? L : NULL, TCT_STACK(0), 10, 10, 0, TC_AUTO_START));
+    OK(tc_thread_create(H, "H", high_logs_time, NULL, TCT_STACK(1), 1, 1, 0, 0));
+    CHECK_EQ(tct_run_kernel(), 0);
+    CHECK_LOG(finish ? "L@5000 H@5000" : "H@5000 L@5000");
+    tc_thread_info_t i;
+    OK(tc_thread_info(L, &i));
+    CHECK_EQ(i.preempted, finish ? 0 : 1);
+  }
+}
+
 static void worker_yields(void *arg)
 {
   (void)arg;
@@ -350,6 +447,8 @@ static void runs_are_deterministic(void)
 TCT_MAIN("test_sim",
          TCT_CASE(interrupt_preempts_inside_consume),
          TCT_CASE(switch_cost_is_charged),
+         TCT_CASE(switch_cost_fn_sees_both_threads),
+         TCT_CASE(finish_leaves_the_interrupt_at_its_end),
          TCT_CASE(idle_time_is_counted),
          TCT_CASE(idle_without_timeouts_keeps_the_tick_count),
          TCT_CASE(counters_carry_into_their_high_words),

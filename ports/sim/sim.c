@@ -24,7 +24,9 @@ static struct {
   uint64_t cycles_per_tick;
   uint64_t next_tick;
   bool ticking;
-  uint64_t switch_cost;
+  uint64_t switch_cost;             /* a constant per switch, or */
+  tc_sim_switch_cost_fn cost_fn;    /* a model of the switch (NULL: the constant) */
+  void *cost_arg;
   sim_irq irq[TC_SIM_MAX_IRQS]; /* sorted by `at`, FIFO among equals */
   unsigned n_irq;
   tc_thread *on;       /* whose stack the CPU is on (NULL: the idle context) */
@@ -199,11 +201,14 @@ void tc__sim_take_interrupts(void)
   if (taken) deliver_signals(); /* a handler signalled the thread it returns to */
 }
 
-void tc_sim_consume(uint64_t cycles)
+/* Spend `cycles`, taking the interrupts due inside; those due at the very cycle the time is
+ * spent are taken there too (`at_end`), or left pending for the caller's next kernel call. */
+static void consume(uint64_t cycles, bool at_end)
 {
   while (cycles != 0) {
-    if (tc__sim_irq_masked || sim.stopping || tc__sim_next_event > tc__sim_now + cycles) {
-      tc__sim_now += cycles;
+    uint64_t end = tc__sim_now + cycles;
+    if (tc__sim_irq_masked || sim.stopping || tc__sim_next_event > end || (!at_end && tc__sim_next_event == end)) {
+      tc__sim_now = end;
       return;
     }
     uint64_t step = tc__sim_next_event > tc__sim_now ? tc__sim_next_event - tc__sim_now : 0;
@@ -212,6 +217,10 @@ void tc_sim_consume(uint64_t cycles)
     tc__sim_take_interrupts();
   }
 }
+
+void tc_sim_consume(uint64_t cycles) { consume(cycles, true); }
+
+void tc_sim_finish(uint64_t cycles) { consume(cycles, false); }
 
 tc_status tc_sim_irq_at(uint64_t cycle, void (*lisr)(void))
 {
@@ -267,7 +276,17 @@ uint64_t tc_sim_tick_elapsed(void)
   return left < sim.cycles_per_tick ? sim.cycles_per_tick - left : 0;
 }
 
-void tc_sim_set_switch_cost(uint64_t cycles) { sim.switch_cost = cycles; }
+void tc_sim_set_switch_cost(uint64_t cycles)
+{
+  sim.switch_cost = cycles;
+  sim.cost_fn = NULL;
+}
+
+void tc_sim_set_switch_cost_fn(tc_sim_switch_cost_fn cost, void *arg)
+{
+  sim.cost_fn = cost;
+  sim.cost_arg = arg;
+}
 
 /* ---- kernel hooks ----------------------------------------------------------------------- */
 
@@ -331,11 +350,14 @@ void tc__sim_switch(tc_thread *from, tc_thread *to)
   if (sim.stopping && sim.on == NULL) return; /* the run is over: stay in the idle context */
   /* The switch cost is charged when the CPU begins a context other than the last one it ran
    * (not when it returns from idle to the same thread). */
-  if (to != NULL && to != sim.last && sim.switch_cost != 0) {
-    tc__sim_now += sim.switch_cost;
-    tc__account_switch_cycles(sim.switch_cost);
+  if (to != NULL && to != sim.last) {
+    uint64_t cost = sim.cost_fn != NULL ? sim.cost_fn(sim.last, to, sim.cost_arg) : sim.switch_cost;
+    if (cost != 0) {
+      tc__sim_now += cost;
+      tc__account_switch_cycles(cost);
+    }
+    sim.last = to;
   }
-  if (to != NULL) sim.last = to;
   tc_sim_context *save = from != NULL ? &from->ctx : &sim.idle;
   tc_sim_context *load = to != NULL ? &to->ctx : &sim.idle;
   sim.on = to;

@@ -295,16 +295,26 @@ class _Outcome:
     worst_job: int = 0
 
 
+def _shared_sections(tasks: Sequence[Task], j: int) -> int:
+    """The critical sections of thread j in which it may have to wait: those on a mutex that
+    another thread also holds for some time."""
+    others = {
+        cs.mutex for k, t in enumerate(tasks) if k != j for cs in t.critical_sections if cs.cycles
+    }
+    return sum(1 for cs in tasks[j].critical_sections if cs.cycles and cs.mutex in others)
+
+
 def _pip_bound(sections: list[tuple[str, int, int]]) -> int:
-    """Priority inheritance blocks a job at most once per lower-priority thread and at most
-    once per mutex (Sha, Rajkumar & Lehoczky, IEEE ToC 1990): the smaller of the two sums of
-    longest sections."""
+    """The blocking by mutex sections in a level-i busy period: at most one section of each
+    lower-priority thread (the sum of their longest). Priority inheritance blocks one *job* at
+    most once per mutex too (Sha, Rajkumar & Lehoczky, IEEE ToC 1990), but not one busy period
+    of several jobs: a lower thread waiting for the mutex gets it when a job of i unlocks it,
+    and blocks i's next job with it (docs/analysis.md). A lower thread runs in the busy period
+    only in a section it holds or is handed, at an inherited priority: one section at most."""
     per_thread: dict[int, int] = {}
-    per_mutex: dict[str, int] = {}
-    for mutex, j, cycles in sections:
+    for _mutex, j, cycles in sections:
         per_thread[j] = max(per_thread.get(j, 0), cycles)
-        per_mutex[mutex] = max(per_mutex.get(mutex, 0), cycles)
-    return min(sum(per_thread.values()), sum(per_mutex.values()))
+    return sum(per_thread.values())
 
 
 class _Model:
@@ -321,7 +331,12 @@ class _Model:
         self.thr = thr
         self.period = [t.period for t in tasks]
         self.jitter = [t.jitter for t in tasks]
-        self.cost = [t.wcet + 2 * overheads.switch for t in tasks]
+        # A job pays two switches (the one that starts it, the one that leaves it), and two
+        # more for each critical section in which it may wait: away to the holder and back.
+        self.waits = [_shared_sections(tasks, j) for j in range(len(tasks))]
+        self.cost = [
+            t.wcet + 2 * overheads.switch * (1 + self.waits[j]) for j, t in enumerate(tasks)
+        ]
         self.deadline = [t.deadline for t in tasks]
         self.horizon = HORIZON_FACTOR * max(
             max(t.period, t.deadline + t.jitter) for t in self.tasks
@@ -736,6 +751,14 @@ def _task_result(model: _Model, i: int, task: Task, out: _Outcome, hyper: int) -
         preemptions = sum(
             _ceil_div(response + model.jitter[j], model.period[j]) for j in may_preempt
         )
+        # A thread that preempted i and then waits for a mutex i holds takes it when i unlocks
+        # and preempts i a second time: at most once per section of i on a mutex that a
+        # thread which may preempt it also locks.
+        preemptions += sum(
+            1
+            for cs in task.critical_sections
+            if cs.cycles and any(j in may_preempt for j, c in model.users[cs.mutex] if c)
+        )
         jobs = _ceil_div(hyper, task.period)
         switches = jobs * 2 * (1 + preemptions + len(task.critical_sections))
     return TaskResult(
@@ -1067,7 +1090,13 @@ def explain(tasks: Sequence[Task], name: str, overheads: Overheads = Overheads()
         f"period T = {task.period}, deadline D = {task.deadline}, WCET C = {task.wcet}, "
         f"jitter J = {task.jitter} (cycles)",
         f"overheads: switch {overheads.switch}, release {overheads.release} "
-        f"(source: {overheads.source}); C* = C + 2*switch = {model.cost[index]}",
+        f"(source: {overheads.source}); "
+        + (
+            f"C* = C + 2*switch*(1 + w), w = {model.waits[index]} (its sections that may wait) = "
+            if model.waits[index]
+            else "C* = C + 2*switch = "
+        )
+        + f"{model.cost[index]}",
         "other threads: "
         + (
             "; ".join(

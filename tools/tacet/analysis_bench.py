@@ -17,25 +17,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tacet.analysis import POLICIES, Task, analyze, default_overheads, resolve
+from tacet.taskgen import uunifast_discard
 
 CLOCK_HZ = 100_000_000
-
-
-def uunifast(rng: random.Random, n: int, total: float) -> list[float]:
-    """n utilisations summing to ``total``, uniformly distributed (Bini & Buttazzo)."""
-    out, left = [], total
-    for k in range(1, n):
-        nxt = left * rng.random() ** (1 / (n - k))
-        out.append(left - nxt)
-        left = nxt
-    out.append(left)
-    return out
 
 
 def task_set(seed: int, threads: int, utilisation: float) -> list[Task]:
     rng = random.Random(seed)
     tasks = []
-    for k, u in enumerate(uunifast(rng, threads, utilisation)):
+    for k, u in enumerate(uunifast_discard(rng, threads, utilisation)):
         period = round(CLOCK_HZ * 10 ** rng.uniform(-3, 0))  # 1 ms .. 1 s
         wcet = max(1, round(u * period))
         deadline = rng.randint(max(wcet, period // 2), period)

@@ -23,7 +23,7 @@ import hashlib
 import math
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -32,6 +32,7 @@ from typing import Any
 from tacet import analysis, power, yamldoc
 from tacet.errors import TacetError
 from tacet.targets import TARGETS
+from tacet.taskset import Execution, analysis_task
 from tacet.yamldoc import DescriptionError, Path_, raise_errors
 from tacet.yamldoc import suggest as _suggest
 
@@ -105,10 +106,13 @@ class Board:
 
 @dataclass(frozen=True)
 class Lock:
-    """A job of a thread holds ``mutex`` for at most ``cycles``."""
+    """A job of a thread holds ``mutex`` for at most ``cycles``; for the simulator, from
+    ``offset`` cycles of its work (None: where the lock before it ends)."""
 
     mutex: str
     cycles: int
+    offset: int | None = None
+    line: int = field(default=0, compare=False)  # of the lock's entry, for messages
 
 
 @dataclass(frozen=True)
@@ -131,6 +135,7 @@ class Thread:
     sporadic: bool = False
     period_ticks: int | None = None  # the period in whole ticks, when it is one
     locks: tuple[Lock, ...] = ()
+    execution: Execution = field(default_factory=Execution)  # for the simulator
     uses: tuple[str, ...] = ()
     line: int = 0
 
@@ -204,6 +209,16 @@ class Hisr:
 
 
 @dataclass(frozen=True)
+class Simulation:
+    """The description's ``simulation`` section (None: not given): cycles, and the seed."""
+
+    horizon: int | None = None
+    seed: int | None = None
+    switch_cost: int | None = None
+    release_cost: int | None = None
+
+
+@dataclass(frozen=True)
 class App(yamldoc.Checked):
     """A checked description. Times are cycles at ``board.clock_hz``."""
 
@@ -224,6 +239,7 @@ class App(yamldoc.Checked):
     block_pools: tuple[BlockPool, ...] = ()
     byte_pools: tuple[BytePool, ...] = ()
     hisrs: tuple[Hisr, ...] = ()
+    simulation: Simulation = field(default_factory=Simulation)
     threads_line: int = 1
 
     @property
@@ -248,24 +264,10 @@ class App(yamldoc.Checked):
         ``analysis.resolve``) keeps such a thread fully preemptive."""
         inherit = {m.name: m.inherit for m in self.mutexes}
         return [
-            analysis.Task(
-                name=t.name,
-                period=t.period,
-                wcet=t.wcet,
-                deadline=t.deadline,
-                priority=t.priority,
-                threshold=t.threshold,
-                jitter=t.jitter,
-                offset=t.offset,
-                stack=t.stack,
-                critical_sections=tuple(
-                    analysis.CriticalSection(lock.mutex, lock.cycles, inherit[lock.mutex])
-                    for lock in t.locks
-                ),
-            )
+            analysis_task(t, [(lock.mutex, lock.cycles) for lock in t.locks], inherit, t.stack)
             for t in self.threads
             if t.timed
-        ]  # type: ignore[arg-type]
+        ]
 
     def overheads(self) -> analysis.Overheads:
         """The kernel's overheads on the first target, in cycles of the board's clock."""
@@ -530,17 +532,7 @@ class _Builder:
                 (*path, "wcet"),
                 f"wcet {wcet} cycles exceeds the deadline, {deadline} cycles: no job can meet it",
             )
-        locks = []
-        for j, lock in enumerate(d.get("locks", [])):
-            cycles = self.work(lock["length"], (*path, "locks", j, "length"))
-            if cycles > wcet:
-                self.error(
-                    (*path, "locks", j, "length"),
-                    f"{cycles} cycles is longer than the wcet, {wcet} cycles",
-                )
-            if any(lock["mutex"] == other.mutex for other in locks):
-                self.error((*path, "locks", j, "mutex"), f"mutex {lock['mutex']!r} listed twice")
-            locks.append(Lock(lock["mutex"], cycles))
+        locks = self.locks(d, path, wcet)
         ticks = Fraction(period * self.tick_hz, self.clock_hz)
         return replace(
             thread,
@@ -552,6 +544,104 @@ class _Builder:
             sporadic=d.get("release", "periodic") == "sporadic",
             period_ticks=int(ticks) if ticks.denominator == 1 and ticks > 0 else None,
             locks=tuple(locks),
+            execution=self.execution(d, path, wcet),
+        )
+
+    def locks(self, d: dict[str, Any], path: Path_, wcet: int) -> list[Lock]:
+        """A thread's locks: each within the wcet, one mutex once, and (for the simulator)
+        one after the other in the job's work."""
+        locks = []
+        end = 0  # where the lock before ends in the job's work (for the simulator)
+        for j, lock in enumerate(d.get("locks", [])):
+            cycles = self.work(lock["length"], (*path, "locks", j, "length"))
+            if cycles > wcet:
+                self.error(
+                    (*path, "locks", j, "length"),
+                    f"{cycles} cycles is longer than the wcet, {wcet} cycles",
+                )
+            if any(lock["mutex"] == other.mutex for other in locks):
+                self.error((*path, "locks", j, "mutex"), f"mutex {lock['mutex']!r} listed twice")
+            offset = None
+            if "offset" in lock:
+                offset = self.work(lock["offset"], (*path, "locks", j, "offset"))
+                if offset < end:
+                    self.error(
+                        (*path, "locks", j, "offset"),
+                        f"the lock starts at {offset} cycles of the job, before the lock before "
+                        f"it ends ({end}): locks do not overlap (nested sections are not "
+                        "modelled)",
+                    )
+                elif offset + cycles > wcet >= cycles:
+                    self.error(
+                        (*path, "locks", j, "offset"),
+                        f"the lock ends at {offset + cycles} cycles of the job, after the wcet "
+                        f"({wcet} cycles)",
+                    )
+            end = max(end, (end if offset is None else offset) + cycles)
+            locks.append(Lock(lock["mutex"], cycles, offset, self.s.line((*path, "locks", j))))
+        return locks
+
+    def execution(self, d: dict[str, Any], path: Path_, wcet: int) -> Execution:
+        """A thread's ``execution`` (for the simulator): each model's fields, each within
+        the wcet."""
+        if "execution" not in d:
+            return Execution()
+        data = d["execution"]
+        where: Path_ = (*path, "execution")
+        model = data["model"]
+        needed = {
+            "fixed": (),
+            "uniform": ("bcet",),
+            "normal": ("bcet", "mean", "stddev"),
+            "trace": ("values",),
+        }[model]
+        for key in ("bcet", "mean", "stddev", "values"):
+            if key in data and key not in needed:
+                self.error((*where, key), f"model {model} does not use {key}")
+        missing = [key for key in needed if key not in data]
+        if missing:
+            self.error(where, f"model {model} needs {' and '.join(missing)}")
+            return Execution()
+        work = {k: self.work(data[k], (*where, k)) for k in ("bcet", "mean", "stddev") if k in data}
+        values = tuple(
+            self.work(v, (*where, "values", i)) for i, v in enumerate(data.get("values", []))
+        )
+        bcet = work.get("bcet")
+        if bcet is not None and bcet > wcet:
+            self.error((*where, "bcet"), f"bcet {bcet} cycles is above the wcet, {wcet} cycles")
+        if model == "normal" and bcet is not None and not bcet <= work["mean"] <= wcet:
+            self.error(
+                (*where, "mean"),
+                f"the mean, {work['mean']} cycles, is outside [bcet, wcet] = [{bcet}, {wcet}]",
+            )
+        if model == "normal" and work["stddev"] < 1:
+            self.error((*where, "stddev"), "the standard deviation must be at least a cycle")
+        for i, v in enumerate(values):
+            if v > wcet:
+                self.error((*where, "values", i), f"{v} cycles is above the wcet, {wcet} cycles")
+        return Execution(
+            model,
+            bcet,
+            None if "mean" not in work else float(work["mean"]),
+            None if "stddev" not in work else float(work["stddev"]),
+            values,
+        )
+
+    def simulation(self) -> Simulation:
+        data = self.data.get("simulation", {})
+        where: Path_ = ("simulation",)
+        horizon = None
+        if "horizon" in data:
+            horizon = self.time(data["horizon"], (*where, "horizon"), up=False)
+            if horizon < 1:
+                self.error((*where, "horizon"), "the horizon is 0 cycles; it must be at least 1")
+        costs = {
+            key: self.work(data[key], (*where, key))
+            for key in ("switch_cost", "release_cost")
+            if key in data
+        }
+        return Simulation(
+            horizon, data.get("seed"), costs.get("switch_cost"), costs.get("release_cost")
         )
 
     def build(self, path: Path, sha256: str) -> App:
@@ -625,6 +715,7 @@ class _Builder:
                 BytePool(d["name"], d["size"]) for d in self.data.get("byte_pools", [])
             ),
             hisrs=tuple(hisrs),
+            simulation=self.simulation(),
             threads_line=self.s.line(("threads",)),
         )
         self.names(app)

@@ -25,6 +25,7 @@ from tacet import (
     misra,
     power,
     run,
+    simulate,
     size,
     test,
     trace,
@@ -42,6 +43,7 @@ SUBCOMMANDS: tuple[ModuleType, ...] = (
     trace,
     config,
     analyze,
+    simulate,
     power,
     bench,
 )

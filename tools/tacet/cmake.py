@@ -62,6 +62,12 @@ def _read_json(path: Path) -> dict:
 
 def executables(build_dir: Path) -> dict[str, Path]:
     """Map each executable target of a configured build tree to the path of its program."""
+    return artifacts(build_dir, "EXECUTABLE")
+
+
+def artifacts(build_dir: Path, kind: str) -> dict[str, Path]:
+    """Map each target of type ``kind`` (CMake's: EXECUTABLE, SHARED_LIBRARY ...) of a
+    configured build tree to the path of what it builds."""
     reply = build_dir / ".cmake" / "api" / "v1" / "reply"
     indexes = sorted(reply.glob("index-*.json"))
     if not indexes:
@@ -73,7 +79,7 @@ def executables(build_dir: Path) -> dict[str, Path]:
         programs: dict[str, Path] = {}
         for entry in codemodel["configurations"][0]["targets"]:
             detail = _read_json(reply / entry["jsonFile"])
-            if detail.get("type") != "EXECUTABLE" or not detail.get("artifacts"):
+            if detail.get("type") != kind or not detail.get("artifacts"):
                 continue
             artifact = Path(detail["artifacts"][0]["path"])
             programs[entry["name"]] = artifact if artifact.is_absolute() else build_dir / artifact

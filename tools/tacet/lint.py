@@ -101,6 +101,8 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
     # The event trace compiled in (docs/trace.md), on both ports.
     Configuration("sim-trace", SIM, ("__x86_64__", "TC_TRACE=1")),
     Configuration("sim-power", SIM, ("__x86_64__", "TC_POWER=1")),
+    # The simulation engine's kernel (simulator/CMakeLists.txt).
+    Configuration("sim-engine", SIM, ("__x86_64__", "TC_STACK_CHECK=0", "TC_PRIORITIES=1024")),
     Configuration("cortex-m3-trace", CORTEX_M, (*CM3, "TC_TRACE=1")),
     # Both: the energy snapshot of a trace (kernel/power.c, test_energy_trace).
     Configuration("sim-powertrace", SIM, ("__x86_64__", "TC_POWER=1", "TC_TRACE=1")),

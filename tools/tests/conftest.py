@@ -122,3 +122,34 @@ def assert_error(found: list[str], where: str, field: str, words: str) -> None:
     matching = [e for e in found if e.startswith(prefix)]
     assert matching, f"no error starting {prefix!r} in {found}"
     assert any(words in e for e in matching), f"{words!r} not in {matching}"
+
+
+def cli_run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """``tacet ARGV`` in process: its exit status, standard output and standard error."""
+    from tacet import cli  # noqa: PLC0415  (the tests of fake trees import no tool)
+
+    status = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def write_yaml(tmp_path: Path, text: str) -> Path:
+    """``text`` (dedented) as ``tmp_path/app.yaml``."""
+    return write(tmp_path / "app.yaml", textwrap.dedent(text))
+
+
+@pytest.fixture
+def short_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every response-time bound of tacet.analysis.analyze one cycle too small: a wrong
+    analysis that the simulator's checks must catch."""
+    from tacet import analysis  # noqa: PLC0415
+
+    real = analysis.analyze
+
+    def one_cycle_short(*a: object, **kw: object) -> analysis.Result:
+        result = real(*a, **kw)  # type: ignore[arg-type]
+        for t in result.tasks:
+            t.response = None if t.response is None else t.response - 1
+        return result
+
+    monkeypatch.setattr(analysis, "analyze", one_cycle_short)

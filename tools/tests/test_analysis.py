@@ -7,6 +7,7 @@ and every error of bad input."""
 import itertools
 import math
 import random
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -417,10 +418,10 @@ def test_horizon_stops_a_long_busy_period(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_mutex_blocking_with_inheritance() -> None:
-    # Sha, Rajkumar & Lehoczky's bound for priority inheritance (IEEE ToC 1990): at most one
-    # section per lower-priority thread and one per mutex. H uses m1 and m2; L1 holds m1 for 3,
-    # L2 holds m2 for 4: B = min(3 + 4, 3 + 4) = 7. M (between, no mutex) is blocked too
-    # (push-through): min(7, 7) = 7.
+    # Priority inheritance: in a busy period at most one section per lower-priority thread
+    # (test_a_busy_period_is_blocked_once_per_lower_thread says why not once per mutex). H uses
+    # m1 and m2; L1 holds m1 for 3, L2 holds m2 for 4: B = 3 + 4 = 7. M (between, no mutex)
+    # is blocked too (push-through): 7.
     h = Task(
         "H",
         100,
@@ -436,7 +437,7 @@ def test_mutex_blocking_with_inheritance() -> None:
     result = analyze([h, m, l1, l2])
     assert [r.blocking for r in result.tasks] == [7, 7, 4, 0]
     assert result.tasks[0].response == 12
-    # One lower thread holding both: once per thread wins, min(6, 3 + 6) = 6.
+    # One lower thread holding both: once per thread, its longer section, 6.
     l1b = Task(
         "L1",
         400,
@@ -447,6 +448,53 @@ def test_mutex_blocking_with_inheritance() -> None:
         critical_sections=(CriticalSection("m1", 3), CriticalSection("m2", 6)),
     )
     assert analyze([h, m, l1b]).tasks[0].blocking == 6
+
+
+def test_a_busy_period_is_blocked_once_per_lower_thread() -> None:
+    # Priority inheritance blocks one job at most once per mutex (Sha, Rajkumar & Lehoczky,
+    # IEEE ToC 1990), but a busy period of several jobs may meet one mutex twice: L2 (C 5)
+    # locks m at 0; L1 (C 7, released at 1) waits for it from 2; H (T 3, C 2, released at 3)
+    # waits too, gets it when L2 unlocks at 5 and completes at 7. Its unlock at 6 handed m to
+    # the waiting L1, so H's next job, pending since 6, waits for L1's section: 7-12, and ends
+    # at 14, a response of 8 (the engine runs this schedule: test_simulator.py). Once per
+    # mutex would give B = max(5, 4) = 5 and R = 7; once per lower thread, 5 + 4 = 9 and 11.
+    h = Task("H", 3, 2, 12, 0, 0, critical_sections=(CriticalSection("m", 1),))
+    l1 = Task("L1", 40, 7, 40, 1, 1, critical_sections=(CriticalSection("m", 5),))
+    l2 = Task("L2", 40, 5, 40, 2, 2, critical_sections=(CriticalSection("m", 4),))
+    result = analyze([h, l1, l2])
+    assert result.tasks[0].blocking == 9
+    assert result.tasks[0].response == 11
+
+
+def test_a_section_that_may_wait_costs_two_switches() -> None:
+    # H (C 5) and L (C 10) share m; each may wait in its section: away to the holder and back,
+    # two switches more per such section. With 2 cycles per switch: C*_H = 5 + 2*2*(1 + 1) =
+    # 13, B = L's section, 6: R = 19. (The engine, test_simulator.py: H released at 2 while L
+    # holds m from 1 takes 16 = 3 switches + 5 + L's 5 left; two switches per job would give
+    # 15.)
+    h = Task("H", 100, 5, 100, 0, 0, critical_sections=(CriticalSection("m", 1),))
+    lo = Task("L", 100, 10, 100, 1, 1, critical_sections=(CriticalSection("m", 6),))
+    plain = Task("P", 100, 10, 100, 2, 2)
+    result = analyze([h, lo, plain], Overheads(2, 0))
+    assert result.tasks[0].blocking == 6
+    assert result.tasks[0].response == 19
+    # P waits for nothing: its own two switches; H's and L's jobs with theirs.
+    assert result.tasks[2].response == 10 + 4 + 13 + 18
+    assert (
+        "w = 1 (its sections that may wait) = 13"
+        in explain([h, lo, plain], "H", Overheads(2, 0))[1]
+    )
+
+
+def test_a_hand_over_preempts_the_holder_again() -> None:
+    # L holds m from 1 to 5 of its work; H, released at 2, preempts it, waits for m, and takes
+    # it at L's unlock: a second preemption of L's job by one release of H.
+    h = Task("H", 100, 3, 100, 0, 0, critical_sections=(CriticalSection("m", 1),))
+    lo = Task("L", 100, 10, 100, 1, 1, critical_sections=(CriticalSection("m", 4),))
+    result = analyze([h, lo])
+    assert result.tasks[1].preemptions == 2
+    # Without the mutex, one.
+    assert analyze([h, replace(lo, critical_sections=())]).tasks[1].preemptions == 1
 
 
 def test_mutex_without_inheritance_and_the_threshold_fix() -> None:

@@ -5,12 +5,12 @@ it: that it reports what the analysis computes, for the priorities and threshold
 ``tacet config`` generates."""
 
 import json
-import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import cli_run, write_yaml
 
-from tacet import analysis, appgen, cli
+from tacet import analysis, appgen
 from tacet.appdesc import load
 
 REPO = Path(__file__).resolve().parents[2]
@@ -19,15 +19,10 @@ STOPPING = REPO / "docs" / "examples" / "stopping_rule.yaml"
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = cli.main(["analyze", *argv])
-    out, err = capsys.readouterr()
-    return status, out, err
+    return cli_run(capsys, "analyze", *argv)
 
 
-def write(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "app.yaml"
-    path.write_text(textwrap.dedent(text))
-    return path
+write = write_yaml
 
 
 def test_example_table(capsys: pytest.CaptureFixture[str]) -> None:

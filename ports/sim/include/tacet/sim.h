@@ -17,6 +17,14 @@
  * handler the time passes with interrupts masked. */
 void tc_sim_consume(uint64_t cycles);
 
+/* Spend the last `cycles` of a piece of work: as tc_sim_consume(), except that interrupts due
+ * at the very cycle the work ends are not taken inside it but at the caller's next kernel
+ * call, consumption or wait. What the caller does at that instant (record that the work is
+ * done, give a semaphore ...) then comes before the interrupts' effects: a job that ends at
+ * cycle F is complete at F even when a release at F preempts its thread, as response-time
+ * analysis counts it. */
+void tc_sim_finish(uint64_t cycles);
+
 /* Virtual cycles since tc_kernel_init(). */
 uint64_t tc_sim_now(void);
 
@@ -35,8 +43,25 @@ uint64_t tc_sim_tick_elapsed(void);
  * Returns TC_OK; TC_INVALID (lisr NULL, cycle in the past); TC_FULL (TC_SIM_MAX_IRQS queued). */
 tc_status tc_sim_irq_at(uint64_t cycle, void (*lisr)(void));
 
-/* Virtual cycles charged for every context switch (0 by default). */
+/* Virtual cycles charged for every context switch (0 by default): a constant. Replaces a
+ * cost function set before. */
 void tc_sim_set_switch_cost(uint64_t cycles);
+
+/* A switch cost model: the cycles to charge when the CPU begins running `to` after `from`,
+ * the last context it ran before (NULL at the first switch of a run). It is asked exactly
+ * where a constant cost is charged: each time the CPU begins a context other than the last
+ * one it ran -- a thread, or an HISR (then `to` or `from` is the HISR's context, its `ctx`)
+ * -- and not when the CPU comes back from idle to the context it left. The kernel has then
+ * already made `to` current, with interrupts masked: the function may read the threads and
+ * tc_sim_now() (the time before the cost is charged) and keep its own books, but must call
+ * no kernel service. `arg` is passed through. */
+typedef uint64_t (*tc_sim_switch_cost_fn)(const struct tc_thread *from, const struct tc_thread *to,
+                                          void *arg);
+
+/* Charge every context switch what `cost(from, to, arg)` returns, instead of a constant;
+ * NULL goes back to the constant of tc_sim_set_switch_cost (0 unless set). Like the constant,
+ * the function is forgotten by tc_kernel_init(): set it after. Context: startup or thread. */
+void tc_sim_set_switch_cost_fn(tc_sim_switch_cost_fn cost, void *arg);
 
 /* End the run: tc_kernel_start() returns `exit_code`. From a thread, does not return. */
 void tc_sim_stop(int exit_code);
