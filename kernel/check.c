@@ -118,6 +118,16 @@ static const char *check_waitq(const tc_waitq *q)
   return NULL;
 }
 
+/* The ready-map bits a thread keeps with its priority (tc__set_priority). */
+static bool map_bits_agree(const tc_thread *t)
+{
+  unsigned p = t->priority;
+#if TC_PRIORITIES > 32
+  if (t->ready_group_bit != TC__TOP_BIT >> (p >> 5)) return false;
+#endif
+  return t->ready_word == &tc__k.ready_map[p >> 5] && t->ready_bit == TC__TOP_BIT >> (p & 31u);
+}
+
 static const char *check_thread(const tc_thread *t, size_t *ready, size_t *timeouts)
 {
   FAIL_IF(t->magic != TC_MAGIC_THREAD, "created thread list holds an invalid thread");
@@ -125,6 +135,7 @@ static const char *check_thread(const tc_thread *t, size_t *ready, size_t *timeo
   FAIL_IF(t->priority >= TC_PRIORITIES || t->user_priority >= TC_PRIORITIES, "priority out of range");
   FAIL_IF(t->threshold > t->priority || t->user_threshold > t->user_priority, "threshold above priority");
   FAIL_IF(t->ready_list != &tc__k.ready[t->priority], "ready list pointer disagrees with the priority");
+  FAIL_IF(!map_bits_agree(t), "ready map bits disagree with the priority");
   FAIL_IF(t->priority > t->user_priority || t->threshold > t->user_threshold,
           "effective priority or threshold weaker than the user's");
   FAIL_IF(t->time_slice != 0 && (t->slice_left == 0 || t->slice_left > t->time_slice),

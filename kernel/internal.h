@@ -210,12 +210,43 @@ static inline void tc__list_push_front(tc_list *l, tc_node *n) { tc__list_insert
 #define TC_CONTAINER_OF(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
 #define TC_THREAD_OF(node) TC_CONTAINER_OF(node, tc_thread, sched_node)
 
-/* Set a thread's effective priority: the field and the ready list that goes with it (the hot
- * paths find the list with one load). */
-static inline void tc__set_priority(tc_thread *t, unsigned priority)
+/* Bits of the ready map are numbered from the most significant end. With 32 priorities the
+ * map is one word and the group is not kept (the constant condition compiles the group's code
+ * away): one count-leading-zeros finds the highest ready priority. */
+#define TC__TOP_BIT 0x80000000u
+#define TC__GROUPED (TC_MAP_WORDS > 1)
+
+/* Set a thread's effective priority: the field, and the ready list and map bits that go with
+ * it (the hot paths find each with one load). */
+TC_HOT void tc__set_priority(tc_thread *t, unsigned priority)
 {
   t->priority = (uint16_t)priority;
   t->ready_list = &tc__k.ready[priority];
+  t->ready_word = &tc__k.ready_map[priority >> 5];
+  t->ready_bit = TC__TOP_BIT >> (priority & 31u);
+#if TC_PRIORITIES > 32
+  t->ready_group_bit = TC__TOP_BIT >> (priority >> 5);
+#endif
+}
+
+/* `t`'s ready list has become non-empty / empty: its bit in the ready map (and the word's in
+ * the group) follows. C99 `inline`, as the hot core below that uses them (sched.c holds the
+ * external definitions). */
+inline void tc__ready_map_set(const tc_thread *t)
+{
+  *t->ready_word |= t->ready_bit;
+#if TC__GROUPED
+  tc__k.ready_group |= t->ready_group_bit;
+#endif
+}
+
+inline void tc__ready_map_clear(const tc_thread *t)
+{
+  uint32_t w = *t->ready_word & ~t->ready_bit;
+  *t->ready_word = w;
+#if TC__GROUPED
+  if (w == 0) tc__k.ready_group &= ~t->ready_group_bit;
+#endif
 }
 
 /* ---- critical sections ------------------------------------------------------------------ */
@@ -318,11 +349,6 @@ TC_HOT void tc__sched_dispatch(void);
 /* The scheduling rules' choice now, without changing anything (for tc_check). */
 tc_thread *tc__sched_choose(bool keep_running);
 void tc__sched_set_effective(tc_thread *t, unsigned priority, unsigned threshold);
-/* Bits of the ready map are numbered from the most significant end. With 32 priorities the
- * map is one word and the group is not kept (the constant condition compiles the group's code
- * away): one count-leading-zeros finds the highest ready priority. */
-#define TC__TOP_BIT 0x80000000u
-#define TC__GROUPED (TC_MAP_WORDS > 1)
 /* The numerically lowest priority set in a non-empty map. */
 inline unsigned tc__map_first(uint32_t group, const uint32_t *map)
 {
@@ -812,11 +838,11 @@ TC_HOT void tc__ready_append(tc_thread *t)
 #endif
   tc_list *l = t->ready_list;
   tc_node *n = &t->sched_node, *h = l->head;
-  if (h == NULL) {
+  /* Alone at its priority is the common case (distinct priorities), laid out straight. */
+  if (__builtin_expect(h == NULL, 1)) {
     n->next = n->prev = n;
     l->head = n;
-    tc__k.ready_map[t->priority >> 5] |= TC__TOP_BIT >> (t->priority & 31u);
-    if (TC__GROUPED) tc__k.ready_group |= TC__TOP_BIT >> (t->priority >> 5);
+    tc__ready_map_set(t);
   } else {
     n->next = h;
     n->prev = h->prev;
@@ -844,7 +870,9 @@ TC_HOT void tc__sched_made_ready(tc_thread *t)
       return;
     }
     if (t->priority >= r->threshold) return;
-    tc__displace(r);
+    /* tc__displace(r) has nothing to do for a thread at the front of its list without a
+     * threshold of its own (the common case): tested here, it costs no call. */
+    if (r->threshold < r->priority || r->ready_list->head != &r->sched_node) tc__displace(r);
   }
   tc__k.chosen = t;
   tc__k.next = tc__k.hisr_top != NULL ? tc__k.hisr_top : t;
@@ -862,9 +890,7 @@ TC_HOT void tc__ready_unlink(tc_thread *t)
   tc_node *n = &t->sched_node;
   if (n->next == n) {
     l->head = NULL;
-    uint32_t *w = &tc__k.ready_map[t->priority >> 5];
-    *w &= ~(TC__TOP_BIT >> (t->priority & 31u));
-    if (TC__GROUPED && *w == 0) tc__k.ready_group &= ~(TC__TOP_BIT >> (t->priority >> 5));
+    tc__ready_map_clear(t);
   } else {
     n->prev->next = n->next;
     n->next->prev = n->prev;

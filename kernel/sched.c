@@ -95,18 +95,6 @@ extern inline bool tc__in_thread(void);
 
 /* ---- ready set ---------------------------------------------------------------------------- */
 
-static inline void map_set(uint32_t *group, uint32_t *map, unsigned p)
-{
-  map[p >> 5] |= TC__TOP_BIT >> (p & 31u);
-  if (TC__GROUPED) *group |= TC__TOP_BIT >> (p >> 5);
-}
-
-static inline void map_clear(uint32_t *group, uint32_t *map, unsigned p)
-{
-  map[p >> 5] &= ~(TC__TOP_BIT >> (p & 31u));
-  if (TC__GROUPED && map[p >> 5] == 0) *group &= ~(TC__TOP_BIT >> (p >> 5));
-}
-
 static inline unsigned map_first(uint32_t group, const uint32_t *map) { return tc__map_first(group, map); }
 
 static inline tc_thread *ready_head(unsigned p) { return TC_THREAD_OF(tc__k.ready[p].head); }
@@ -139,15 +127,14 @@ void tc__ready_insert(tc_thread *t, bool at_front)
     while (pos != NULL && flagged(pos)) pos = list_next(l, pos);
   }
   tc__list_insert(l, pos, &t->sched_node);
-  map_set(&tc__k.ready_group, tc__k.ready_map, t->priority);
+  tc__ready_map_set(t);
 }
 
 void tc__ready_remove(tc_thread *t)
 {
-  unsigned p = t->priority;
-  tc_list *l = &tc__k.ready[p];
+  tc_list *l = t->ready_list;
   tc__list_remove(l, &t->sched_node);
-  if (l->head == NULL) map_clear(&tc__k.ready_group, tc__k.ready_map, p);
+  if (l->head == NULL) tc__ready_map_clear(t);
   if ((t->flags & TC_TF_PREEMPTED) != 0u) {
     t->flags &= (uint8_t)~TC_TF_PREEMPTED;
     tc__list_remove(&tc__k.preempted, &t->preempt_node);
@@ -245,6 +232,9 @@ void tc__sched_reschedule(bool keep_running)
 
 /* The external definitions of the inline core (internal.h). */
 extern inline unsigned tc__map_first(uint32_t group, const uint32_t *map);
+extern inline void tc__set_priority(tc_thread *t, unsigned priority);
+extern inline void tc__ready_map_set(const tc_thread *t);
+extern inline void tc__ready_map_clear(const tc_thread *t);
 extern inline unsigned tc__sched_highest_ready(void);
 extern inline void tc__ready_append(tc_thread *t);
 extern inline void tc__sched_made_ready(tc_thread *t);

@@ -198,6 +198,11 @@ static void thread_damage(void *arg)
   CORRUPT(s->threshold, s->priority + 1u, "threshold above priority");
   CORRUPT(s->user_threshold, s->user_priority + 1u, "threshold above priority");
   CORRUPT(s->ready_list, &tc__k.ready[0], "ready list pointer disagrees");
+  CORRUPT(s->ready_word, &tc__k.ready_map[TC_MAP_WORDS - 1] + 1, "ready map bits disagree");
+  CORRUPT(s->ready_bit, s->ready_bit >> 1, "ready map bits disagree");
+#if TC_PRIORITIES > 32
+  CORRUPT(s->ready_group_bit, s->ready_group_bit >> 1, "ready map bits disagree");
+#endif
   CORRUPT(s->user_priority, s->priority - 1u, "weaker than the user's");
   CORRUPT(s->user_threshold, s->threshold - 1u, "weaker than the user's");
   CORRUPT(s->slice_left, 0, "time slice counter out of range");
@@ -486,8 +491,16 @@ static void sync_damage(void *arg)
     unmask();
     NAMED(why, "thread lists a mutex it does not own");
   }
-  unsigned p = s->user_priority - 1u;
-  CORRUPT2(s->priority, p, s->ready_list, &tc__k.ready[p], "effective priority disagrees with the inheritance rule");
+  {
+    /* The priority with everything kept with it (list, map bits), so that only the rule fails. */
+    mask();
+    tc_thread saved = *s;
+    tc__set_priority(s, s->user_priority - 1u);
+    const char *why = tc_check();
+    *s = saved;
+    unmask();
+    NAMED(why, "effective priority disagrees with the inheritance rule");
+  }
   CORRUPT(s->threshold, s->user_threshold - 1u, "effective threshold disagrees with the inheritance rule");
 
   /* Event groups: event (w5 and w6 wait for flag 1, ANY). */

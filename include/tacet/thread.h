@@ -49,6 +49,14 @@ typedef struct tc_thread {
   size_t stack_size;
   uint16_t priority, threshold;           /* effective (inheritance included) */
   tc_list *ready_list;                    /* the ready list of `priority`, kept with it */
+  /* Its bit in the ready map, kept with `priority` too, so that joining and leaving the ready
+   * set costs loads and no shifts: the map word, the bit in it, and (more than 32 priorities)
+   * the word's bit in the group. */
+  uint32_t *ready_word;
+  uint32_t ready_bit;
+#if TC_PRIORITIES > 32
+  uint32_t ready_group_bit;
+#endif
   uint16_t user_priority, user_threshold; /* as set by the application */
   uint8_t state;
   uint8_t flags;

@@ -64,6 +64,11 @@ def plan(target: Target, repeat: int, tm_interval: str) -> list[Planned]:
     """The programs a run builds and runs on ``target``, in order."""
     k = str(repeat)
     programs = [Planned("rhealstone", "default", (k,), "samples")]
+    if target.port == "cortex-m":
+        # What each default option costs the parameters (the switch goals by configuration).
+        programs += [
+            Planned(f"rhealstone_{b}", b, (k,), "samples") for b in bench_results.CONFIGURATIONS
+        ]
     programs += [Planned(f"scaling_p{p}", f"p{p}", (k,), "samples") for p in SCALING_PRIORITIES]
     programs.append(Planned("thread_metric", "default", (tm_interval,), "thread_metric"))
     if target.port == "cortex-m":

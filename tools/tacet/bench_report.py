@@ -9,7 +9,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tacet.bench_format import MECHANISMS, MESSAGE_SIZES
-from tacet.bench_results import PARAMETER_ORDER
+from tacet.bench_results import (
+    CONFIGURATIONS,
+    PARAMETER_ORDER,
+    SWITCH_GOALS,
+    configuration_values,
+)
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -178,6 +183,25 @@ def thread_metric_table(doc: dict[str, Any]) -> list[str]:
     ]
 
 
+def configurations_table(doc: dict[str, Any]) -> list[str]:
+    """The task switch and the preemption between empty threads in each kernel configuration
+    measured, against the goals; nothing when only the default was."""
+    values = {p: configuration_values(doc["measurements"], p) for p, _ in SWITCH_GOALS}
+    builds = [b for b in ("default", *CONFIGURATIONS) if any(b in v for v in values.values())]
+    if builds == ["default"] or not builds:
+        return []
+    what = dict(CONFIGURATIONS, default="checks, counters, painted stack guard, 256 priorities")
+    header = ["build", "what", *(f"{p.replace('_', ' ')} (goal ≤ {g:g})" for p, g in SWITCH_GOALS)]
+    rows = [
+        [b, what[b], *(
+            _f(values[p].get(b)) + (" ✓" if values[p].get(b, g + 1) <= g else "")
+            for p, g in SWITCH_GOALS
+        )]
+        for b in builds
+    ]  # fmt: skip
+    return _table(header, rows)
+
+
 def goals_table(doc: dict[str, Any]) -> list[str]:
     body = [
         [g["goal"], _f(g["measured"], 3 if g["measured"] is not None and g["measured"] < 2 else 1),
@@ -226,6 +250,10 @@ def markdown(doc: dict[str, Any], command: str) -> str:
         ("Thread-Metric", thread_metric_table(doc)),
         ("Host time of the sim port (reported only)", rhealstone_table(doc, judged=False)),
         ("Goals", goals_table(doc)),
+        (
+            "The switch goals by kernel configuration (instructions, mean)",
+            configurations_table(doc),
+        ),
     ]
     for title, body in sections:
         if body:

@@ -41,6 +41,14 @@ VERSION = 1
 NO_STAMP = frozenset({"interrupt_latency", "stamp"})
 # The issue's goals (reported, never asserted): instructions between empty threads on
 # qemu-m3's default build, and the scaling at 256 ready threads against 1.
+# The kernel configurations bench/rhealstone is also built in on Cortex-M (bench/CMakeLists.txt:
+# rhealstone_<name>), each the default with what it says left out or changed.
+CONFIGURATIONS = {
+    "nochecks": "without the argument and calling-context checks (TC_CHECKS=0)",
+    "nostats": "without the counters (TC_STATS=0)",
+    "guard": "the MPU stack guard instead of the painted one (TC_MPU_STACK_GUARD=1)",
+    "lean": "no checks, counters or stack check; 32 priorities",
+}
 GOAL_TASK_SWITCH = 60.0
 GOAL_PREEMPTION = 120.0
 GOAL_SCALING = 1.05
@@ -123,6 +131,11 @@ def measurements(run: Run) -> list[dict[str, Any]]:
     parameter, case and detail (and unit)."""
     assert run.output is not None
     output = run.output
+    # bench/rhealstone in another kernel configuration: its own program name, so that the
+    # tables and the comparison of the default build do not pool it.
+    program = output.program
+    if program == "rhealstone" and run.build != "default":
+        program = f"{program}_{run.build}"
     offsets = _stamp_offsets(output)
     groups: dict[tuple, list[Series]] = defaultdict(list)
     for s in output.series:
@@ -136,8 +149,8 @@ def measurements(run: Run) -> list[dict[str, Any]]:
         raw = [v for s in members for v in s.values]
         shown = [scale(v) for v in raw]
         m: dict[str, Any] = {
-            "id": _measurement_id(output.program, run.build, param, case, detail=detail, unit=unit),
-            "program": output.program,
+            "id": _measurement_id(program, run.build, param, case, detail=detail, unit=unit),
+            "program": program,
             "build": run.build,
             "param": param,
             "case": case,
@@ -269,22 +282,42 @@ def _find(ms: Iterable[dict[str, Any]], id_: str) -> dict[str, Any] | None:
     return next((m for m in ms if m["id"] == id_), None)
 
 
+SWITCH_GOALS = (("task_switch", GOAL_TASK_SWITCH), ("preemption", GOAL_PREEMPTION))
+
+
+def configuration_values(ms: Iterable[dict[str, Any]], param: str) -> dict[str, float]:
+    """``param``'s mean between empty threads, in instructions, per kernel configuration
+    measured (the default first, then CONFIGURATIONS' order)."""
+    out = {}
+    for build in ("default", *CONFIGURATIONS):
+        program = "rhealstone" if build == "default" else f"rhealstone_{build}"
+        m = _find(ms, f"{program}/{param}/empty")
+        if m is not None and m["unit"] == "instructions":
+            out[build] = m["value"]
+    return out
+
+
 def goals(
     target: str, ms: Sequence[dict[str, Any]], curves: Sequence[dict[str, Any]]
 ) -> list[dict[str, Any]]:
     """The issue's goals, each with what was measured: reported, never asserted."""
     out: list[dict[str, Any]] = []
     on_m3 = target == "qemu-m3"
-    for param, limit in (("task_switch", GOAL_TASK_SWITCH), ("preemption", GOAL_PREEMPTION)):
+    for param, limit in SWITCH_GOALS:
         m = _find(ms, f"rhealstone/{param}/empty")
         measured = m["value"] if m and m["unit"] == "instructions" else None
+        met = [b for b, v in configuration_values(ms, param).items() if v <= limit]
         out.append(
             {
                 "goal": f"{param} between empty threads <= {limit:g} instructions "
                 "(qemu-m3, default build)",
                 "measured": measured,
                 "met": (measured <= limit) if (on_m3 and measured is not None) else None,
-                "note": ""
+                "note": (
+                    ("met by the " + ", ".join(met) + " build" + ("s" if len(met) > 1 else ""))
+                    if met and measured is not None and measured > limit
+                    else ""
+                )
                 if on_m3
                 else f"judged on qemu-m3 only; this run is on {target}"
                 + ("" if measured is not None else ", which counts no instructions"),

@@ -536,3 +536,28 @@ def test_bench_quick_on_sim(tmp_path: Path) -> None:
     assert len(doc["thread_metric"]) == 8
     assert "## Rhealstone parameters" in (out / "results.md").read_text()
     assert (out / "scaling.png").is_file()
+
+
+def test_configurations_have_their_own_ids_table_and_goal_note() -> None:
+    rh = bench_format.parse(program_output("rhealstone", value=60), "rhealstone")
+    lean = bench_format.parse(program_output("rhealstone", value=40), "rhealstone_lean")
+    runs = [
+        Run("rhealstone", "default", ("qemu", "rhealstone"), 0, 1.0, output=rh),
+        Run("rhealstone_lean", "lean", ("qemu", "rhealstone_lean"), 0, 1.0, output=lean),
+    ]
+    doc = bench_results.assemble(dict(META), runs, bench_results.load_anchors())
+    bench_results.validate(json.loads(json.dumps(doc)), "doc")
+    assert by_id(doc, "rhealstone/task_switch/empty")["value"] == 60 * 1.25 - 2.5
+    assert by_id(doc, "rhealstone_lean/task_switch/empty")["value"] == 40 * 1.25 - 2.5
+    # The default build's tables and comparison do not pool the lean one's samples.
+    assert by_id(doc, "rhealstone/task_switch/empty")["summary"]["n"] == len(
+        by_id(doc, "rhealstone_lean/task_switch/empty")["series"][0]["samples"]
+    )
+    goals = {g["goal"].split()[0]: g for g in doc["goals"]}
+    assert goals["task_switch"]["met"] is False
+    assert goals["task_switch"]["note"] == "met by the lean build"
+    table = bench_report.configurations_table(doc)
+    # task switch (goal 60), preemption (goal 120): the same samples in both parameters here.
+    assert table[2].startswith("| default |") and table[2].endswith("| 72.5 | 72.5 ✓ |")
+    assert table[3].startswith("| lean |") and table[3].endswith("| 47.5 ✓ | 47.5 ✓ |")
+    assert bench_report.configurations_table(make_doc()) == []  # the default alone: no table
