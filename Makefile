@@ -43,11 +43,11 @@ DEMO_MORE_APPS ?= examples/priority_inversion examples/periodic_control
 
 # Builds whose kernel tests `make test` runs, in this order: build/<name>, configured with
 # TEST_FLAGS_<name>: the configure preset of the same name in CMakePresets.json (which says
-# what each is, and is what `cmake --preset <name>` uses). A port adds its own, e.g. (tests
-# run under QEMU through ctest):
-#   TEST_BUILDS += qemu-m3
-#   TEST_FLAGS_qemu-m3 := -DTACET_PORT=cortex-m -DTACET_CPU=cortex-m3 \
-#                         -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/arm-none-eabi.cmake
+# what each is, and is what `cmake --preset <name>` uses). A port adds its own: a preset and
+# its name here, or a name added after the list with options of its own, e.g.
+#   TEST_BUILDS += my-board
+#   TEST_FLAGS_my-board := -DTACET_PORT=cortex-m -DTACET_CPU=cortex-m4f -DTACET_CM_BOARD=my-board \
+#                          -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/arm-none-eabi.cmake
 # sim-asan: the sim tests under AddressSanitizer and UndefinedBehaviorSanitizer, random
 # scenarios through the interpreter in the same build; sim-aarch64: the sim port's AArch64
 # context switch under qemu-user; sim-clang: the kernel and the port build without warnings on
