@@ -42,31 +42,20 @@ DEMO_APP ?= examples/producer_consumer
 DEMO_MORE_APPS ?= examples/priority_inversion examples/periodic_control
 
 # Builds whose kernel tests `make test` runs, in this order: build/<name>, configured with
-# TEST_FLAGS_<name>. A port adds its own, e.g. (tests run under QEMU through ctest):
-#   TEST_BUILDS += qemu-m3
-#   TEST_FLAGS_qemu-m3 := -DTACET_PORT=cortex-m -DTACET_CPU=cortex-m3 \
-#                         -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/arm-none-eabi.cmake
-TEST_BUILDS := sim coverage sim-asan sim-aarch64 qemu-m3 qemu-m4 fuzz
-TEST_FLAGS_sim := -DTACET_PORT=sim
-# The sim tests under AddressSanitizer and UndefinedBehaviorSanitizer: the first report stops
-# the program. Random scenarios run through the interpreter in the same build.
-TEST_FLAGS_sim-asan := -DTACET_PORT=sim -DTACET_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug
-# The sim port built for AArch64 and run under qemu-user: its AArch64 context switch.
-TEST_FLAGS_sim-aarch64 := -DTACET_PORT=sim \
-                          -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/aarch64-linux-gnu.cmake
-TEST_FLAGS_coverage := -DTACET_PORT=sim -DTACET_COVERAGE=ON -DCMAKE_BUILD_TYPE=Debug
-TEST_FLAGS_qemu-m3 := -DTACET_PORT=cortex-m -DTACET_CPU=cortex-m3 \
-                      -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/arm-none-eabi.cmake
-TEST_FLAGS_qemu-m4 := -DTACET_PORT=cortex-m -DTACET_CPU=cortex-m4f \
-                      -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/arm-none-eabi.cmake
-# The sim tests built by clang: the kernel and the port build without warnings on both
-# compilers (make lint builds the Cortex-M port with clang).
-TEST_BUILDS += sim-clang
-TEST_FLAGS_sim-clang := -DTACET_PORT=sim -DCMAKE_C_COMPILER=clang
-# The libFuzzer harnesses of fuzz/, built by clang under ASan + UBSan: ctest runs each for a
-# short seeded budget (TACET_FUZZ_RUNS inputs after its corpus); `make fuzz` runs them long.
-TEST_FLAGS_fuzz := -DCMAKE_C_COMPILER=clang -DTACET_PORT=sim -DTACET_FUZZ=ON \
-                   -DTACET_BUILD_TESTS=OFF -DTACET_BUILD_EXAMPLES=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo
+# TEST_FLAGS_<name>: the configure preset of the same name in CMakePresets.json (which says
+# what each is, and is what `cmake --preset <name>` uses). A port adds its own: a preset and
+# its name here, or a name added after the list with options of its own, e.g.
+#   TEST_BUILDS += my-board
+#   TEST_FLAGS_my-board := -DTACET_PORT=cortex-m -DTACET_CPU=cortex-m4f -DTACET_CM_BOARD=my-board \
+#                          -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/arm-none-eabi.cmake
+# sim-asan: the sim tests under AddressSanitizer and UndefinedBehaviorSanitizer, random
+# scenarios through the interpreter in the same build; sim-aarch64: the sim port's AArch64
+# context switch under qemu-user; sim-clang: the kernel and the port build without warnings on
+# both compilers (make lint builds the Cortex-M port with clang); fuzz: the libFuzzer harnesses
+# under ASan + UBSan, ctest runs each for a short seeded budget (TACET_FUZZ_RUNS inputs after
+# its corpus), `make fuzz` runs them long.
+TEST_BUILDS := sim coverage sim-asan sim-aarch64 qemu-m3 qemu-m4 sim-clang fuzz
+$(foreach build,$(TEST_BUILDS),$(eval TEST_FLAGS_$(build) := --preset $(build)))
 # Builds (of TEST_BUILDS) whose kernel/ line and branch coverage is printed after their tests.
 # The coverage counts the model-based test too: random scenarios through the interpreter.
 COVERAGE_BUILDS := coverage
@@ -134,9 +123,9 @@ ifneq ($(shell $(VENV)/bin/python -c 'print("ok")' 2>/dev/null),ok)
 .PHONY: $(VENV_STAMP)
 endif
 
-# Reinstalled only when tools/pyproject.toml or the pinned versions of indirect
-# dependencies (tools/constraints.txt) change.
-$(VENV_STAMP): tools/pyproject.toml tools/constraints.txt | system-deps
+# Reinstalled only when tools/pyproject.toml, the pinned versions of indirect dependencies
+# (tools/constraints.txt) or the version (VERSION, the package's) change.
+$(VENV_STAMP): tools/pyproject.toml tools/constraints.txt VERSION | system-deps
 	@if ! $(VENV)/bin/python -c '' 2>/dev/null; then \
 	  echo "make deps: creating $(VENV)"; \
 	  rm -rf $(VENV); \

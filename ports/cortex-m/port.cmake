@@ -36,17 +36,24 @@ set(TACET_PORT_SOURCES
 set(TACET_PORT_INCLUDES ${_cm}/include ${_cm_board}/include)
 
 # Link options every program needs: the board's memory map, no host start files (startup.c
-# is the start-up code), newlib.
+# is the start-up code), newlib. Installed (cmake/TacetInstall.cmake), both linker scripts are
+# in one directory of the configuration, TACET_INSTALL_LIBDIR/ld.
 if(NOT TARGET tacet_cm_link)
   add_library(tacet_cm_link INTERFACE)
+  set(_cm_ld $<INSTALL_PREFIX>/${TACET_INSTALL_LIBDIR}/ld)
   target_link_options(tacet_cm_link INTERFACE
     -nostartfiles
-    -L${_cm} -L${_cm_board}
-    -T${_cm_board}/${TACET_CM_MACHINE}.ld
+    $<BUILD_INTERFACE:-L${_cm}> $<BUILD_INTERFACE:-L${_cm_board}>
+    $<BUILD_INTERFACE:-T${_cm_board}/${TACET_CM_MACHINE}.ld>
+    $<INSTALL_INTERFACE:-L${_cm_ld}> $<INSTALL_INTERFACE:-T${_cm_ld}/${TACET_CM_MACHINE}.ld>
     -Wl,--no-warn-rwx-segments)
   set_property(TARGET tacet_cm_link APPEND PROPERTY INTERFACE_LINK_DEPENDS
-    ${_cm}/cortex-m.ld ${_cm_board}/${TACET_CM_MACHINE}.ld)
+    $<BUILD_INTERFACE:${_cm}/cortex-m.ld> $<BUILD_INTERFACE:${_cm_board}/${TACET_CM_MACHINE}.ld>
+    $<INSTALL_INTERFACE:${_cm_ld}/cortex-m.ld>
+    $<INSTALL_INTERFACE:${_cm_ld}/${TACET_CM_MACHINE}.ld>)
 endif()
+# What cmake --install copies for a program to link against the installed kernel.
+set(TACET_PORT_LINKER_SCRIPTS ${_cm}/cortex-m.ld ${_cm_board}/${TACET_CM_MACHINE}.ld)
 set(TACET_PORT_LIBRARIES tacet_cm_link)
 
 # How to run a program: QEMU with a deterministic instruction clock and semihosting

@@ -23,6 +23,7 @@ from tacet import (
     conformance,
     lint,
     misra,
+    new,
     power,
     run,
     simulate,
@@ -46,6 +47,7 @@ SUBCOMMANDS: tuple[ModuleType, ...] = (
     simulate,
     power,
     bench,
+    new,
 )
 
 

@@ -69,7 +69,8 @@ def traced_setup(setup: Setup, explicit_build_dir: bool) -> Setup:
     """The setup of a traced build: the kernel with TC_TRACE=1, in a build directory of its
     own (the untraced one stays as it is)."""
     target = dataclasses.replace(
-        setup.target, definitions=(*setup.target.definitions, ("TACET_DEFINITIONS", "TC_TRACE=1"))
+        setup.target,
+        extra_definitions=(*setup.target.extra_definitions, ("TACET_DEFINITIONS", "TC_TRACE=1")),
     )
     build_dir = (
         setup.build_dir if explicit_build_dir else setup.repo / "build" / f"{target.name}-trace"

@@ -12,6 +12,8 @@ from types import MappingProxyType
 from tacet.errors import TacetError
 
 QEMU = "qemu-system-arm"
+# The configure presets of the repository: one per target, of the same name.
+PRESETS = "CMakePresets.json"
 ARM_GCC = "arm-none-eabi-gcc"
 
 # What to install (Debian package names) when a host tool is missing.
@@ -33,7 +35,8 @@ class Target:
     name: str
     summary: str
     port: str
-    definitions: tuple[tuple[str, str], ...] = ()
+    definitions: tuple[tuple[str, str], ...] = ()  # what its preset sets (CMakePresets.json)
+    extra_definitions: tuple[tuple[str, str], ...] = ()  # added to the preset's, e.g. TC_TRACE
     toolchain_file: str | None = None  # relative to the repository root
     compiler: str | None = None  # cross compiler that must be on PATH
     qemu_machine: str | None = None
@@ -48,12 +51,16 @@ class Target:
         return repo / "build" / self.name
 
     def configure_command(self, repo: Path, build_dir: Path) -> list[str]:
-        """The CMake configure command line for this target."""
+        """The CMake configure command line for this target: its preset in the repository's
+        CMakePresets.json, or (a tree without presets) the same options spelt out."""
+        extra = [f"-D{key}={value}" for key, value in self.extra_definitions]
+        if (repo / PRESETS).is_file():
+            return ["cmake", "--preset", self.name, "-S", str(repo), "-B", str(build_dir), *extra]
         command = ["cmake", "-S", str(repo), "-B", str(build_dir), "-G", "Ninja"]
         command += [f"-D{key}={value}" for key, value in self.definitions]
         if self.toolchain_file is not None:
             command.append(f"-DCMAKE_TOOLCHAIN_FILE={repo / self.toolchain_file}")
-        return command
+        return command + extra
 
     def run_command(self, program: Path) -> list[str]:
         """The command line that runs a built program on this target."""

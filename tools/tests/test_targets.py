@@ -1,5 +1,6 @@
 """The target table: CMake options, build directories and how programs are started."""
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -65,3 +66,15 @@ def test_unknown_target_names_the_known_ones() -> None:
 def test_table_is_read_only() -> None:
     with pytest.raises(TypeError):
         TARGETS["x"] = TARGETS["sim"]  # type: ignore[index]
+
+
+def test_a_tree_with_presets_is_configured_by_the_targets_preset(tmp_path: Path) -> None:
+    (tmp_path / "CMakePresets.json").write_text("{}\n")
+    target = dataclasses.replace(
+        get_target("qemu-m3"), extra_definitions=(("TACET_DEFINITIONS", "TC_TRACE=1"),)
+    )
+    build_dir = tmp_path / "build" / "qemu-m3-trace"
+    assert target.configure_command(tmp_path, build_dir) == [
+        "cmake", "--preset", "qemu-m3", "-S", str(tmp_path), "-B", str(build_dir),
+        "-DTACET_DEFINITIONS=TC_TRACE=1",
+    ]  # fmt: skip

@@ -1,0 +1,66 @@
+# cmake --install: Tacet as a CMake package (docs/using-tacet.md). Installed under the prefix:
+#
+#   include/tacet/              the portable headers (the same in every configuration)
+#   lib/tacet/<config>/         libtacet_kernel.a; include/, the port's and board's headers;
+#                               ld/, the linker scripts (Cortex-M)
+#   lib/cmake/Tacet/            TacetConfig.cmake, TacetConfigVersion.cmake, and <config>/:
+#                               the exported target tacet::kernel and what the configuration is
+#   share/tacet/cmake/          the toolchain files
+#
+# <config> is TACET_INSTALL_CONFIG (sim, cortex-m3, cortex-m4f by default), so every
+# configuration installs into the same prefix beside the others and find_package(Tacet
+# COMPONENTS <config>) picks one. Every path in the installed files is relative to the prefix:
+# the prefix can be moved.
+option(TACET_INSTALL "Define the install rules of the package (cmake --install)" ${TACET_TOP_LEVEL})
+if(NOT TACET_INSTALL)
+  return()
+endif()
+if(TACET_COVERAGE OR TACET_SANITIZE OR TACET_FUZZ)
+  # An instrumented kernel needs its runtime in every program that links it: not a package.
+  message(STATUS "Tacet: instrumented build (coverage, sanitizers or fuzzing): nothing to install")
+  return()
+endif()
+
+include(CMakePackageConfigHelpers)
+set(_tacet_cmakedir lib/cmake/Tacet)
+
+set_target_properties(tacet_kernel PROPERTIES EXPORT_NAME kernel)
+target_include_directories(tacet_kernel INTERFACE
+  $<INSTALL_INTERFACE:include> $<INSTALL_INTERFACE:${TACET_INSTALL_LIBDIR}/include>)
+set(_tacet_exported tacet_kernel)
+if(TARGET tacet_cm_link)
+  set_target_properties(tacet_cm_link PROPERTIES EXPORT_NAME cm_link)
+  list(APPEND _tacet_exported tacet_cm_link)
+endif()
+install(TARGETS ${_tacet_exported} EXPORT TacetTargets ARCHIVE DESTINATION ${TACET_INSTALL_LIBDIR})
+install(EXPORT TacetTargets NAMESPACE tacet::
+        DESTINATION ${_tacet_cmakedir}/${TACET_INSTALL_CONFIG})
+
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ DESTINATION include)
+foreach(dir ${TACET_PORT_INCLUDES})
+  install(DIRECTORY ${dir}/ DESTINATION ${TACET_INSTALL_LIBDIR}/include)
+endforeach()
+if(TACET_PORT_LINKER_SCRIPTS)
+  install(FILES ${TACET_PORT_LINKER_SCRIPTS} DESTINATION ${TACET_INSTALL_LIBDIR}/ld)
+endif()
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/arm-none-eabi.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/arm-none-eabi-clang.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/aarch64-linux-gnu.cmake
+        DESTINATION share/tacet/cmake)
+
+# What TacetConfig.cmake needs to know of this configuration.
+string(REPLACE ";" " " _tacet_emulator "${TACET_EMULATOR}")
+configure_file(${PROJECT_SOURCE_DIR}/cmake/TacetConfiguration.cmake.in
+               ${PROJECT_BINARY_DIR}/TacetConfiguration.cmake @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/TacetConfiguration.cmake
+        DESTINATION ${_tacet_cmakedir}/${TACET_INSTALL_CONFIG})
+
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/TacetConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/TacetConfig.cmake INSTALL_DESTINATION ${_tacet_cmakedir})
+# 0.x: a minor version may break the API, so 0.1 accepts 0.1.*. The package holds kernels for
+# several architectures: the version file does not compare pointer sizes, TacetConfig.cmake
+# checks the configuration against the project instead.
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/TacetConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion ARCH_INDEPENDENT)
+install(FILES ${PROJECT_BINARY_DIR}/TacetConfig.cmake ${PROJECT_BINARY_DIR}/TacetConfigVersion.cmake
+        DESTINATION ${_tacet_cmakedir})

@@ -1,0 +1,233 @@
+"""Tacet in a project of one's own (docs/using-tacet.md), with real CMake, compilers and QEMU.
+
+One install prefix holds the sim and the Cortex-M3 kernels (cmake --install of two builds
+configured by their presets); tests/consumer/ is built against it with find_package on sim
+(run) and on Cortex-M3 (with the installed toolchain file, run under QEMU), and against the
+source tree with FetchContent and add_subdirectory (sim). ``tacet new`` writes projects that
+are built and run the same way. The version is the same everywhere.
+"""
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+from conftest import REPO, needs_cmake, run_tacet
+
+import tacet
+from tacet.targets import TARGETS
+
+pytestmark = needs_cmake
+
+CONSUMER = REPO / "tests" / "consumer"
+CONSUMER_OK = re.compile(
+    r"consumer on the (sim|cortex-m) port: 3 of 3 hand-overs, kernel invariants hold"
+)
+NEW_OK = re.compile(r"(\w+): 5 of 5 jobs on the (sim|cortex-m) port, kernel invariants hold")
+HAVE_ARM = all(shutil.which(tool) for tool in ("arm-none-eabi-gcc", "qemu-system-arm"))
+needs_arm = pytest.mark.skipif(not HAVE_ARM, reason="needs arm-none-eabi-gcc and qemu-system-arm")
+
+
+def run(*command: str | Path, cwd: Path | None = None) -> str:
+    """Run a command that must succeed; its standard output."""
+    result = subprocess.run(
+        [str(c) for c in command], cwd=cwd, capture_output=True, text=True, timeout=600,
+        check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, f"{command}:\n{result.stdout}\n{result.stderr}"
+    return result.stdout
+
+
+def install(preset: str, build: Path, prefix: Path) -> None:
+    """Configure the kernel alone by ``preset``, build it and install it into ``prefix``."""
+    run("cmake", "--preset", preset, "-S", REPO, "-B", build,
+        "-DTACET_BUILD_TESTS=OFF", "-DTACET_BUILD_EXAMPLES=OFF")  # fmt: skip
+    run("cmake", "--build", build, "-j2")
+    run("cmake", "--install", build, "--prefix", prefix)
+
+
+@pytest.fixture(scope="module")
+def prefix(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("package")
+    prefix = root / "prefix"
+    install("sim", root / "build-sim", prefix)
+    if HAVE_ARM:
+        install("qemu-m3", root / "build-qemu-m3", prefix)
+    # Moved after installing: every path in the package is relative to it.
+    moved = root / "moved"
+    prefix.rename(moved)
+    return moved
+
+
+def build_consumer(build: Path, *options: str) -> Path:
+    run("cmake", "-S", CONSUMER, "-B", build, "-G", "Ninja", *options)
+    run("cmake", "--build", build, "-j2")
+    return build / "consumer"
+
+
+def test_the_package_layout(prefix: Path) -> None:
+    package = prefix / "lib" / "cmake" / "Tacet"
+    assert (package / "TacetConfig.cmake").is_file()
+    assert (prefix / "include" / "tacet" / "tacet.h").is_file()
+    assert (prefix / "lib" / "tacet" / "sim" / "libtacet_kernel.a").is_file()
+    assert (prefix / "lib" / "tacet" / "sim" / "include" / "tacet_port.h").is_file()
+    assert (prefix / "share" / "tacet" / "cmake" / "arm-none-eabi.cmake").is_file()
+    if HAVE_ARM:
+        ld = prefix / "lib" / "tacet" / "cortex-m3" / "ld"
+        assert sorted(p.name for p in ld.iterdir()) == ["cortex-m.ld", "mps2-an385.ld"]
+    for exported in package.glob("*/*.cmake"):
+        assert "/build-" not in exported.read_text(), f"{exported} names the build tree"
+
+
+def test_find_package_sim(prefix: Path, tmp_path: Path) -> None:
+    program = build_consumer(tmp_path, f"-DCMAKE_PREFIX_PATH={prefix}", "-DTACET_COMPONENT=sim")
+    match = CONSUMER_OK.search(run(program))
+    assert match and match[1] == "sim"
+
+
+@needs_arm
+def test_find_package_cortex_m3_under_qemu(prefix: Path, tmp_path: Path) -> None:
+    toolchain = prefix / "share" / "tacet" / "cmake" / "arm-none-eabi.cmake"
+    program = build_consumer(
+        tmp_path, f"-DCMAKE_PREFIX_PATH={prefix}", "-DTACET_COMPONENT=cortex-m3",
+        f"-DCMAKE_TOOLCHAIN_FILE={toolchain}", "-DTACET_CPU=cortex-m3",
+    )  # fmt: skip
+    # The command line of tacet run --target qemu-m3: -icount shift=5, semihosting.
+    command = TARGETS["qemu-m3"].run_command(program)
+    assert command[command.index("-icount") + 1] == "shift=5"
+    match = CONSUMER_OK.search(run(*command))
+    assert match and match[1] == "cortex-m"
+    # The test the consumer registers runs it under the emulator the package names.
+    assert "100% tests passed" in run("ctest", "--test-dir", tmp_path)
+
+
+def test_find_package_names_what_is_installed(prefix: Path, tmp_path: Path) -> None:
+    result = subprocess.run(
+        ["cmake", "-S", CONSUMER, "-B", tmp_path, "-G", "Ninja", f"-DCMAKE_PREFIX_PATH={prefix}",
+         "-DTACET_COMPONENT=cortex-m7"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert result.returncode != 0
+    message = " ".join(result.stderr.split())
+    assert f"no configuration cortex-m7 in {prefix} (installed:" in message
+    assert "sim" in message.split("(installed:")[1]
+
+
+@pytest.mark.parametrize("via", ["fetchcontent", "subdirectory"])
+def test_from_the_source_tree_sim(via: str, tmp_path: Path) -> None:
+    program = build_consumer(tmp_path, f"-DTACET_VIA={via}", f"-DTACET_SOURCE_DIR={REPO}")
+    match = CONSUMER_OK.search(run(program))
+    assert match and match[1] == "sim"
+
+
+def test_version_is_the_same_everywhere(prefix: Path) -> None:
+    version = (REPO / "VERSION").read_text().strip()
+    assert re.fullmatch(r"\d+\.\d+\.\d+", version)
+    assert tacet.__version__ == version
+    assert metadata.version("tacet") == version, "reinstall the tools: make deps"
+    printed = subprocess.run(
+        [sys.executable, "-m", "tacet", "--version"], capture_output=True, text=True, check=True
+    ).stdout
+    assert printed.strip() == f"tacet {version}"
+    # CMake's project version, as the installed package reports it to find_package.
+    version_file = (prefix / "lib" / "cmake" / "Tacet" / "TacetConfigVersion.cmake").read_text()
+    assert f'set(PACKAGE_VERSION "{version}")' in version_file
+    changelog = (REPO / "CHANGELOG.md").read_text()
+    assert f"## [{version}]" in changelog
+
+
+def test_presets_match_the_targets() -> None:
+    listed = run("cmake", "--list-presets=all", cwd=REPO)
+    for name in ("sim", "sim-release", "qemu-m3", "qemu-m4", "lean", "coverage", "sim-asan"):
+        assert f'"{name}"' in listed
+    presets = {
+        p["name"]: p
+        for p in json.loads((REPO / "CMakePresets.json").read_text())["configurePresets"]
+    }
+
+    def resolved(name: str) -> dict:
+        preset = presets[name]
+        merged = resolved(preset["inherits"]) if "inherits" in preset else {}
+        merged |= {k: v for k, v in preset.items() if k != "cacheVariables"}
+        merged["cacheVariables"] = merged.get("cacheVariables", {}) | preset.get(
+            "cacheVariables", {}
+        )
+        return merged
+
+    for target in TARGETS.values():
+        preset = resolved(target.name)
+        assert preset["binaryDir"] == "${sourceDir}/build/${presetName}"
+        for key, value in target.definitions:
+            assert preset["cacheVariables"][key] == value, (target.name, key)
+        toolchain = preset.get("toolchainFile")
+        expected = f"${{sourceDir}}/{target.toolchain_file}" if target.toolchain_file else None
+        assert toolchain == expected, target.name
+        command = target.configure_command(REPO, Path("/tmp/b"))
+        assert command[:3] == ["cmake", "--preset", target.name]
+
+
+def new_project(tmp_path: Path, *argv: str) -> Path:
+    result = run_tacet("new", "app", *argv, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    return tmp_path / "app"
+
+
+def build_and_run(project: Path, preset: str) -> str:
+    run("cmake", "--preset", preset, cwd=project)
+    output = run("cmake", "--build", "--preset", preset, "--target", "run", cwd=project)
+    assert "100% tests passed" in run("ctest", "--preset", preset, cwd=project)
+    return output
+
+
+def test_new_project_on_sim_from_the_source_tree(tmp_path: Path) -> None:
+    project = new_project(tmp_path)
+    assert sorted(p.name for p in project.iterdir()) == [
+        "CMakeLists.txt", "CMakePresets.json", "README.md", "app.yaml", "main.c",
+    ]  # fmt: skip
+    match = NEW_OK.search(build_and_run(project, "sim"))
+    assert match and match.groups() == ("app", "sim")
+    # The description is one tacet config and tacet analyze accept.
+    config = run_tacet("config", "app.yaml", "-o", str(tmp_path / "gen"), cwd=project)
+    assert config.returncode == 0, config.stderr
+    analyze = run_tacet("analyze", "app.yaml", cwd=project)
+    assert analyze.returncode == 0, analyze.stderr
+    assert "schedulable" in analyze.stdout
+
+
+@needs_arm
+def test_new_project_on_qemu_m3_from_the_package(prefix: Path, tmp_path: Path) -> None:
+    project = new_project(
+        tmp_path, "--target", "qemu-m3", "--name", "blinky", "--prefix", str(prefix)
+    )
+    assert f"the Tacet package installed in {prefix}" in (project / "README.md").read_text()
+    match = NEW_OK.search(build_and_run(project, "qemu-m3"))
+    assert match and match.groups() == ("blinky", "cortex-m")
+
+
+def test_new_refuses_a_directory_that_is_not_empty(tmp_path: Path) -> None:
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "main.c").write_text("mine\n")
+    result = run_tacet("new", "app", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.strip().startswith("tacet: error: ")
+    assert "not empty (main.c)" in result.stderr
+    assert (tmp_path / "app" / "main.c").read_text() == "mine\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--name", "my app"], "--name: 'my app' is not a project name"),
+        (["--prefix", "nowhere"], "--prefix nowhere: no Tacet package there"),
+    ],
+)
+def test_new_bad_arguments(tmp_path: Path, argv: list[str], message: str) -> None:
+    result = run_tacet("new", "app", *argv, cwd=tmp_path)
+    assert result.returncode == 1
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "app").exists()
