@@ -221,7 +221,7 @@ lint-build-%: deps
 
 # The site in build/docs/site (mkdocs.yml): seconds. --strict turns every warning into a failure.
 docs: deps
-	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet --config-file mkdocs.yml
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --config-file mkdocs.yml
 
 # Not in make test: a report (docs/misra.md), not a pass/fail check.
 misra: deps

@@ -269,8 +269,8 @@ def _escape(text: str) -> str:
         if k % 2:
             out.append(part)
             continue
-        part = "".join(_ESCAPE.get(ch, ch) for ch in part)
-        out.append(re.sub(r"([\\*_\[\]#])", r"\\\1", part))
+        html_safe = "".join(_ESCAPE.get(ch, ch) for ch in part)
+        out.append(re.sub(r"([\\*_\[\]#])", r"\\\1", html_safe))
     return "".join(out)
 
 
