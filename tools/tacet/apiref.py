@@ -17,7 +17,7 @@ nothing installed (Doxygen would).
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from tacet.errors import TacetError
@@ -40,6 +40,7 @@ class Header:
     name: str  # "sem.h"
     overview: str
     functions: tuple[Function, ...] = field(default=())
+    port: str = ""  # a port's extras ("sim"): only in programs built for that port
 
     @property
     def stem(self) -> str:
@@ -283,6 +284,8 @@ def render_doc(text: str) -> str:
     """A comment as Markdown: paragraphs of prose, and preformatted blocks for the parts
     laid out in columns."""
     blocks: list[str] = []
+    # The contract's parts (style.md: context, blocking, statuses) each begin a paragraph.
+    text = re.sub(r"\n(?=(Context|Returns)\b)", "\n\n", text)
     for chunk in re.split(r"\n\s*\n", text):
         lines = chunk.splitlines()
         if not lines:
@@ -296,6 +299,8 @@ def render_doc(text: str) -> str:
 
 def render_header(header: Header) -> str:
     out = [f"# {header.name}", "", f'`#include "tacet/{header.name}"`', ""]
+    if header.port:
+        out += [f"Port extras: only in programs built for the {header.port} port.", ""]
     if header.overview:
         out += [render_doc(header.overview), ""]
     if header.functions:
@@ -327,7 +332,8 @@ def render_index(headers: Iterable[Header]) -> str:
     ]
     for h in headers:
         summary = _escape(first_sentence(h.overview)) if h.overview else ""
-        out.append(f"| [{h.name}]({h.stem}.md) | {summary.replace('|', '&#124;')} |")
+        where = f" ({h.port} port)" if h.port else ""
+        out.append(f"| [{h.name}]({h.stem}.md){where} | {summary.replace('|', '&#124;')} |")
     out += ["", "## Functions", ""]
     entries = sorted((f.name, h) for h in headers for f in h.functions)
     for fname, h in entries:
@@ -336,11 +342,29 @@ def render_index(headers: Iterable[Header]) -> str:
     return "\n".join(out)
 
 
-def pages(include_dir: Path) -> dict[str, str]:
-    """The reference's pages, by path under the site ('api/index.md', 'api/sem.md' ...).
-    Raises TacetError naming every undocumented public function."""
+def _shown(directory: Path) -> str:
+    """ports/sim/include/tacet for a directory inside a Tacet tree, else the path as given."""
+    parts = directory.parts
+    return "/".join(parts[parts.index("ports") :]) if "ports" in parts else str(directory)
+
+
+def pages(include_dir: Path, port_dirs: Iterable[Path] = ()) -> dict[str, str]:
+    """The reference's pages, by path under the site ('api/index.md', 'api/sem.md' ...):
+    the headers of `include_dir` (include/tacet), then those of each port's include/tacet
+    (the port's extras, tacet/sim.h ...). Raises TacetError naming every undocumented public
+    function."""
     headers = read_headers(include_dir)
     missing = undocumented(headers)
+    for port_dir in port_dirs:
+        shown = _shown(port_dir)
+        port = shown.split("/")[1] if shown.startswith("ports/") else shown
+        port_headers = [replace(h, port=port) for h in read_headers(port_dir)]
+        missing += undocumented(port_headers, prefix=f"{shown}/")
+        headers += port_headers
+    stems = [h.stem for h in headers]
+    clash = sorted({s for s in stems if stems.count(s) > 1})
+    if clash:
+        raise TacetError(f"API reference: two headers named {', '.join(clash)}")
     if missing:
         raise TacetError(
             "public functions without a comment (write one above the declaration):\n  "

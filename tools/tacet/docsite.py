@@ -1,6 +1,7 @@
 """MkDocs hooks of the documentation site (mkdocs.yml, ``hooks:``): the API reference.
 
-The reference's pages are generated from include/tacet/*.h (tacet.apiref) at every build, in
+The reference's pages are generated from include/tacet/*.h and from each port's extras
+(ports/*/include/tacet/*.h) by tacet.apiref at every build, in
 memory: nothing generated lands in docs/. Its section of the navigation is added here too, one
 page per header, so that a new header needs no edit of mkdocs.yml. A public function without
 a comment stops the build with a message that names it.
@@ -19,13 +20,11 @@ from tacet.errors import TacetError
 NAV_TITLE = "API reference"
 
 
-def _include_dir(config: MkDocsConfig) -> Path:
-    return Path(config.config_file_path).resolve().parent / "include" / "tacet"
-
-
 def _pages(config: MkDocsConfig) -> dict[str, str]:
+    root = Path(config.config_file_path).resolve().parent
+    ports = sorted(root.glob("ports/*/include/tacet"))
     try:
-        return pages(_include_dir(config))
+        return pages(root / "include" / "tacet", ports)
     except TacetError as e:
         raise PluginError(f"API reference: {e}") from None
 

@@ -120,6 +120,8 @@ def test_text_laid_out_in_columns_stays_as_written() -> None:
 def test_every_public_function_of_include_tacet_is_documented() -> None:
     headers = read_headers(REPO / "include" / "tacet")
     assert undocumented(headers) == []
+    for port in sorted(REPO.glob("ports/*/include/tacet")):
+        assert undocumented(read_headers(port), prefix=f"{port}/") == []
     names = {f.name for h in headers for f in h.functions}
     # Every tc_ function declared at the start of a line is one the reader found.
     declared = set()
@@ -135,3 +137,26 @@ def test_the_pages_of_the_site() -> None:
     assert "api/sem.md" in result
     assert "### tc_sem_give" in result["api/sem.md"]
     assert "[`tc_sem_give`](sem.md#tc_sem_give)" in result["api/index.md"]
+
+
+def test_context_and_returns_begin_paragraphs() -> None:
+    out = render_doc("Give one unit.\nContext: any. Does not block.\nReturns TC_OK; TC_FULL.")
+    assert out == "Give one unit.\n\nContext: any. Does not block.\n\nReturns TC\\_OK; TC\\_FULL."
+
+
+def test_port_extras_are_pages_and_are_checked_too(tmp_path: Path) -> None:
+    include = tmp_path / "include" / "tacet"
+    port = tmp_path / "ports" / "toy" / "include" / "tacet"
+    include.mkdir(parents=True)
+    port.mkdir(parents=True)
+    (include / "a.h").write_text("/* A. */\n\n/* Do a. */\nvoid tc_a(void);\n")
+    (port / "toy.h").write_text("/* Toy port extras. */\n\n/* Do b. */\nvoid tc_toy_b(void);\n")
+    result = pages(include, [port])
+    assert "only in programs built for the toy port" in result["api/toy.md"]
+    assert "[toy.h](toy.md) (toy port)" in result["api/index.md"]
+    (port / "toy.h").write_text("/* Toy. */\n\nvoid tc_toy_c(void);\n")
+    with pytest.raises(TacetError, match=r"ports/toy/include/tacet/toy.h:3: tc_toy_c"):
+        pages(include, [port])
+    (port / "toy.h").rename(port / "a.h")
+    with pytest.raises(TacetError, match=r"two headers named a"):
+        pages(include, [port])
