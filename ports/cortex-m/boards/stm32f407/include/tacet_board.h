@@ -40,12 +40,4 @@
 #define TC_CM_IDLE_EXIT 0
 #endif
 
-/* Idle sleeps with WFI, through the ticks before the next timeout (cortex_m.c). */
-#ifndef TC_CM_IDLE_WFI
-#define TC_CM_IDLE_WFI 1
-#endif
-#ifndef TC_CM_TICKLESS
-#define TC_CM_TICKLESS 1
-#endif
-
 #endif /* TACET_BOARD_H */
