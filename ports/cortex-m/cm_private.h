@@ -31,7 +31,7 @@ static inline uint64_t tc__cm_cycles_down(const volatile uint32_t *wraps,
   return ((uint64_t)hi << 32) | (uint32_t)~v;
 }
 
-/* Console and exit (semihosting.c). */
+/* Console and exit (semihosting.c, or the board's own console). */
 void tc__cm_console_init(void);
 int tc__cm_console_write(int fd, const void *buf, size_t n);
 _Noreturn void tc__cm_exit(int code);

@@ -58,23 +58,8 @@
 #define CFGR_PPRE1_DIV4   (5u << 10)
 #define CFGR_PPRE2_DIV2   (4u << 13)
 
-/* TIM5 (general-purpose timer, 32 bits). */
-typedef struct {
-  volatile unsigned cr1;  /* bit 0 CEN: count; bit 4 DIR: down */
-  volatile unsigned cr2;
-  volatile unsigned smcr;
-  volatile unsigned dier; /* bit 0 UIE: interrupt at the update (the wrap) */
-  volatile unsigned sr;   /* bit 0 UIF: the update happened; cleared by writing 0 */
-  volatile unsigned egr;  /* bit 0 UG: load the prescaler and the count now */
-  volatile unsigned ccmr[2];
-  volatile unsigned ccer;
-  volatile unsigned cnt;  /* the count (TC_BOARD_CYCLES32_DOWN_ADDR) */
-  volatile unsigned psc;  /* prescaler: counter clock = timer clock / (psc + 1) */
-  volatile unsigned arr;  /* the value the count reloads at the wrap */
-} stm32_timer;
-
-#define TIM5 ((stm32_timer *)0x40000C00u)
-_Static_assert(0x40000C00u + __builtin_offsetof(stm32_timer, cnt) == TC_BOARD_CYCLES32_DOWN_ADDR,
+#define TIM5 TC_STM32_TIM5
+_Static_assert(0x40000C00u + __builtin_offsetof(tc_stm32_timer, cnt) == TC_BOARD_CYCLES32_DOWN_ADDR,
                "TC_BOARD_CYCLES32_DOWN_ADDR is TIM5's count");
 
 static void clocks_init(void)

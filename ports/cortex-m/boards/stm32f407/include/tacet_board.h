@@ -29,6 +29,23 @@
 #define TC_BOARD_CYCLES32_DOWN_ADDR 0x40000C24
 
 #ifndef __ASSEMBLER__
+/* General-purpose timer registers (TIM2 to TIM5; TIM2 and TIM5 count in 32 bits). */
+typedef struct {
+  volatile unsigned cr1;  /* bit 0 CEN: count; bit 4 DIR: down */
+  volatile unsigned cr2;
+  volatile unsigned smcr;
+  volatile unsigned dier; /* bit 0 UIE: interrupt at the update (the wrap) */
+  volatile unsigned sr;   /* bit 0 UIF: the update happened; cleared by writing 0 */
+  volatile unsigned egr;  /* bit 0 UG: load the prescaler and the count now */
+  volatile unsigned ccmr[2];
+  volatile unsigned ccer;
+  volatile unsigned cnt;  /* the count (TC_BOARD_CYCLES32_DOWN_ADDR) */
+  volatile unsigned psc;  /* prescaler: counter clock = timer clock / (psc + 1) */
+  volatile unsigned arr;  /* the value the count reloads at the wrap */
+} tc_stm32_timer;
+
+#define TC_STM32_TIM5 ((tc_stm32_timer *)0x40000C00u)
+
 /* tc_cycles() counting down, modulo 2^32: TIM5 counts down, so its count is read as it is,
  * one load. The switch path accounts run time with it (tacet/port.h, TC_PORT_CYCLES32_DOWN). */
 #define TC_BOARD_CYCLES32_DOWN() (*(volatile unsigned *)TC_BOARD_CYCLES32_DOWN_ADDR)
