@@ -8,7 +8,10 @@
 #   make test    kernel tests (ctest) in every build of TEST_BUILDS (sanitizers and short
 #                seeded runs of the fuzz harnesses included), kernel/ coverage (with random
 #                scenarios against the model), the static analysis (make lint), then the Python
-#                checks (ruff, pytest, the model-based tests); fails if anything fails
+#                checks (ruff, pytest, the model-based tests) and make docs; fails if anything fails
+#   make docs    the documentation site (docs/, MkDocs with the API reference generated from
+#                include/tacet/*.h) into build/docs/site; fails on a broken link between pages,
+#                a page missing from the navigation or a public function without a comment
 #   make lint    cppcheck on kernel/ and ports/ in every kernel configuration, and the Cortex-M
 #                port's kernel libraries built by clang (its warnings; GCC's are in the builds)
 #   make misra   MISRA C:2012 findings on kernel/ by rule (cppcheck's addon; docs/misra.md)
@@ -79,7 +82,7 @@ SYSTEM_DEPS += clang:clang cppcheck:cppcheck
 # The browser the HTML trace report's test opens headless, and the driver Selenium runs it by.
 SYSTEM_DEPS += chromium:chromium chromedriver:chromium-driver
 
-.PHONY: deps demo test clean system-deps test-python conformance soak lint misra fuzz energy
+.PHONY: deps demo test clean system-deps test-python conformance soak lint misra fuzz energy docs
 
 deps: system-deps $(VENV_STAMP)
 
@@ -165,6 +168,7 @@ test: deps
 	done; \
 	$(MAKE) lint || failed+=" lint"; \
 	$(MAKE) test-python || failed+=" tools"; \
+	$(MAKE) docs || failed+=" docs"; \
 	if [[ -n "$$failed" ]]; then echo "make test: FAILED:$$failed" >&2; exit 1; fi; \
 	echo "make test: all passed"
 
@@ -203,6 +207,10 @@ lint-build-%: deps
 	$(if $(filter $*,$(LINT_BUILDS)),,$(error $*: not in LINT_BUILDS ($(LINT_BUILDS))))
 	cmake -S . -B build/$* -G Ninja $(LINT_FLAGS_$*)
 	cmake --build build/$* --target tacet_kernels
+
+# The site in build/docs/site (mkdocs.yml): seconds. --strict turns every warning into a failure.
+docs: deps
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --config-file mkdocs.yml
 
 # Not in make test: a report (docs/misra.md), not a pass/fail check.
 misra: deps

@@ -223,18 +223,6 @@ static int32_t file_length(const host_file *f)
  * interrupt handlers (the file table is not protected; a semihosting call stops the core
  * until the host answers). */
 
-int _open(const char *path, int flags, ...);
-int _write(int fd, const void *buf, size_t n);
-int _read(int fd, void *buf, size_t n);
-int _close(int fd);
-int _lseek(int fd, int off, int whence);
-int _fstat(int fd, struct stat *st);
-int _isatty(int fd);
-int _getpid(void);
-int _kill(int pid, int sig);
-void *_sbrk(ptrdiff_t incr);
-_Noreturn void _exit(int code);
-
 /* Semihosting has the six modes of fopen(), not open()'s flags: O_TRUNC selects "w",
  * O_APPEND "a", neither "r" (so O_CREAT alone creates nothing); write access without read
  * access is "r+", the one mode that writes into an existing file without truncating it.
@@ -345,31 +333,3 @@ int _isatty(int fd)
   /* The console is line-buffered (one semihosting call per line); host files are not. */
   return fd >= 0 && fd < FIRST_FILE_FD;
 }
-
-int _getpid(void) { return 1; }
-
-int _kill(int pid, int sig)
-{
-  (void)pid;
-  (void)sig;
-  errno = EINVAL;
-  return -1;
-}
-
-/* The heap lies between the end of .bss and the stacks (linker script). */
-extern char __heap_start[], __heap_end[];
-
-void *_sbrk(ptrdiff_t incr)
-{
-  static char *brk = __heap_start;
-  /* cppcheck-suppress comparePointers ; brk lies in the heap that __heap_start/end bound */
-  if (incr > __heap_end - brk || incr < __heap_start - brk) {
-    errno = ENOMEM;
-    return (void *)-1;
-  }
-  char *old = brk;
-  brk += incr;
-  return old;
-}
-
-void _exit(int code) { tc__cm_exit(code); }

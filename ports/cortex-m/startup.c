@@ -12,6 +12,8 @@
  * application replaces by defining the function. An interrupt nobody handles stops the run
  * with a message: it is a bug, not something to return from.
  */
+#include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,18 +55,43 @@ WEAK_DEFAULT(DebugMon_Handler, tc__cm_unexpected);
 void PendSV_Handler(void);  /* pendsv.S */
 void SysTick_Handler(void); /* cortex_m.c */
 
-#define IRQ_LIST(X)                                                                             \
-  X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)  \
-  X(17) X(18) X(19) X(20) X(21) X(22) X(23) X(24) X(25) X(26) X(27) X(28) X(29) X(30) X(31)
-#define IRQ_DECLARE(n) WEAK_DEFAULT(IRQ##n##_Handler, tc__cm_unexpected);
-#define IRQ_ENTRY(n) IRQ##n##_Handler,
-IRQ_LIST(IRQ_DECLARE)
+/* External interrupts, in blocks of 16 lines: the table lists TC_BOARD_IRQS rounded up to
+ * a whole block (a line the chip lacks is never taken, so its slot is only a word of flash).
+ * Every line's handler is weak: a board or an application defines IRQ<n>_Handler. */
+#define IRQS_0(X)                                                                               \
+  X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15)
+#define IRQS_16(X)                                                                              \
+  X(16) X(17) X(18) X(19) X(20) X(21) X(22) X(23) X(24) X(25) X(26) X(27) X(28) X(29) X(30) X(31)
+#define IRQS_32(X)                                                                              \
+  X(32) X(33) X(34) X(35) X(36) X(37) X(38) X(39) X(40) X(41) X(42) X(43) X(44) X(45) X(46) X(47)
+#define IRQS_48(X)                                                                              \
+  X(48) X(49) X(50) X(51) X(52) X(53) X(54) X(55) X(56) X(57) X(58) X(59) X(60) X(61) X(62) X(63)
+#define IRQS_64(X)                                                                              \
+  X(64) X(65) X(66) X(67) X(68) X(69) X(70) X(71) X(72) X(73) X(74) X(75) X(76) X(77) X(78) X(79)
+#define IRQS_80(X)                                                                              \
+  X(80) X(81) X(82) X(83) X(84) X(85) X(86) X(87) X(88) X(89) X(90) X(91) X(92) X(93) X(94) X(95)
 
-#if TC_BOARD_IRQS != 32
-#error "startup.c: the vector table lists 32 external interrupts; adjust IRQ_LIST to the board"
+#if TC_BOARD_IRQS <= 16
+#define IRQ_TABLE(X) IRQS_0(X)
+#elif TC_BOARD_IRQS <= 32
+#define IRQ_TABLE(X) IRQS_0(X) IRQS_16(X)
+#elif TC_BOARD_IRQS <= 48
+#define IRQ_TABLE(X) IRQS_0(X) IRQS_16(X) IRQS_32(X)
+#elif TC_BOARD_IRQS <= 64
+#define IRQ_TABLE(X) IRQS_0(X) IRQS_16(X) IRQS_32(X) IRQS_48(X)
+#elif TC_BOARD_IRQS <= 80
+#define IRQ_TABLE(X) IRQS_0(X) IRQS_16(X) IRQS_32(X) IRQS_48(X) IRQS_64(X)
+#elif TC_BOARD_IRQS <= 96
+#define IRQ_TABLE(X) IRQS_0(X) IRQS_16(X) IRQS_32(X) IRQS_48(X) IRQS_64(X) IRQS_80(X)
+#else
+#error "startup.c: TC_BOARD_IRQS above 96: add a block of 16 lines to IRQ_TABLE"
 #endif
 
-__attribute__((section(".vectors"), used)) const tc_cm_vector tc__cm_vectors[16 + TC_BOARD_IRQS] = {
+#define IRQ_DECLARE(n) WEAK_DEFAULT(IRQ##n##_Handler, tc__cm_unexpected);
+#define IRQ_ENTRY(n) IRQ##n##_Handler,
+IRQ_TABLE(IRQ_DECLARE)
+
+__attribute__((section(".vectors"), used)) const tc_cm_vector tc__cm_vectors[] = {
   (tc_cm_vector)(uintptr_t)__tc_cm_msp_top,
   Reset_Handler,
   NMI_Handler,
@@ -78,7 +105,7 @@ __attribute__((section(".vectors"), used)) const tc_cm_vector tc__cm_vectors[16 
   0,
   PendSV_Handler,
   SysTick_Handler,
-  IRQ_LIST(IRQ_ENTRY)
+  IRQ_TABLE(IRQ_ENTRY)
 };
 
 /* Thread mode moves to the process stack first, so that no C frame is left on the main
@@ -132,6 +159,37 @@ __attribute__((noreturn, used)) void tc__cm_reset_c(void)
  * start files would provide: nothing to do here. */
 void _fini(void);
 void _fini(void) {}
+
+/* The newlib system calls that do not depend on the console (the console's own, _write,
+ * _read ..., are in semihosting.c or in the board's console). They live here, with the
+ * reset code, because every program links this file. */
+int _getpid(void) { return 1; }
+
+int _kill(int pid, int sig)
+{
+  (void)pid;
+  (void)sig;
+  errno = EINVAL;
+  return -1;
+}
+
+/* The heap lies between the end of .bss and the stacks (linker script). */
+extern char __heap_start[], __heap_end[];
+
+void *_sbrk(ptrdiff_t incr)
+{
+  static char *brk = __heap_start;
+  /* cppcheck-suppress comparePointers ; brk lies in the heap that __heap_start/end bound */
+  if (incr > __heap_end - brk || incr < __heap_start - brk) {
+    errno = ENOMEM;
+    return (void *)-1;
+  }
+  char *old = brk;
+  brk += incr;
+  return old;
+}
+
+void _exit(int code) { tc__cm_exit(code); }
 
 /* ---- reports ---------------------------------------------------------------------------- */
 

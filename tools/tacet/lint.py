@@ -62,6 +62,14 @@ CORTEX_M = Port(
     includes=("include", "kernel", "ports/cortex-m/include", "ports/cortex-m/boards/mps2/include"),
 )
 
+# The porting guide's real chip (docs/porting.md): only its own code, the rest is the
+# cortex-m port's above.
+STM32F407 = Port(
+    "cortex-m",
+    sources=("ports/cortex-m/boards/stm32f407/*.c",),
+    includes=("include", "ports/cortex-m/include", "ports/cortex-m/boards/stm32f407/include"),
+)
+
 
 @dataclass(frozen=True)
 class Configuration:
@@ -107,6 +115,7 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
     # Both: the energy snapshot of a trace (kernel/power.c, test_energy_trace).
     Configuration("sim-powertrace", SIM, ("__x86_64__", "TC_POWER=1", "TC_TRACE=1")),
     Configuration("cortex-m3-powertrace", CORTEX_M, (*CM3, *OS, "TC_POWER=1", "TC_TRACE=1")),
+    Configuration("cortex-m4f-stm32f407", STM32F407, (*CM4F, *OS)),
 )
 
 

@@ -24,6 +24,19 @@
 
 #include "tacet_board.h"
 
+/* Idle with WFI (1), or by spinning with interrupts unmasked (0): exactly reproducible
+ * idle time under QEMU -icount, where a sleeping core is not counted in instructions (see
+ * cortex_m.c). */
+#ifndef TC_CM_IDLE_WFI
+#define TC_CM_IDLE_WFI 1
+#endif
+
+/* With WFI: sleep through the ticks before the next timeout instead of waking for each
+ * (cortex_m.c, "Tickless idle"). */
+#ifndef TC_CM_TICKLESS
+#define TC_CM_TICKLESS 1
+#endif
+
 #if !defined(__ARM_ARCH_7M__) && !defined(__ARM_ARCH_7EM__)
 #error "ports/cortex-m needs an ARMv7-M core (Cortex-M3 / M4 / M4F): check -mcpu"
 #endif

@@ -6,8 +6,7 @@
  * That interrupt has the most urgent priority (0): it touches nothing of the kernel, and
  * nothing that may read the clock can preempt it in the middle of its two stores. A reader
  * that runs while the wrap is pending but not yet counted (PRIMASK set, or a priority-0
- * handler) sees it in INTSTATUS and counts it itself. The read takes a dozen instructions,
- * no masking.
+ * handler) sees it in INTSTATUS and counts it itself (tc__cm_cycles_down, cm_private.h).
  */
 #include "tacet/cortex_m.h"
 #include "tacet/port.h"
@@ -25,16 +24,7 @@ void IRQ8_Handler(void)
 
 uint64_t tc__cm_cycles(void)
 {
-  uint32_t w, hi, v;
-  do {
-    w = wraps;
-    v = TC_MPS2_TIMER0->value;
-    /* A wrap that happened but is not counted yet shows in INTSTATUS. The value tells whether
-     * it was read before that wrap (near 0: the counter even holds 0 for one tick before it
-     * reloads) or after it (near the top). */
-    hi = w + ((TC_MPS2_TIMER0->intstatus & 1u) && v >= 0x80000000u);
-  } while (wraps != w); /* the wrap interrupt ran in between: read again */
-  return ((uint64_t)hi << 32) | (uint32_t)~v;
+  return tc__cm_cycles_down(&wraps, &TC_MPS2_TIMER0->value, &TC_MPS2_TIMER0->intstatus, 1u);
 }
 
 void tc__cm_board_init(void)

@@ -53,8 +53,14 @@ static inline uint64_t tc_cm_cycles_to_instructions(uint64_t cycles)
 /* Priority of external interrupt `irq` (8-bit value; the core keeps only its top bits). */
 static inline void tc_cm_irq_priority(unsigned irq, uint8_t priority) { TC_CM_NVIC_IPR[irq] = priority; }
 
+/* Let external interrupt `irq` be taken (NVIC ISER). Set its priority first: every line
+ * resets to priority 0, more urgent than TC_CM_BASEPRI, and a handler at such a priority
+ * must not call the kernel. Context: any. */
 static inline void tc_cm_irq_enable(unsigned irq) { TC_CM_NVIC_ISER[irq >> 5] = 1u << (irq & 31u); }
 
+/* Stop external interrupt `irq` from being taken (NVIC ICER). The barriers make it take
+ * effect before the caller goes on: once this returns, its handler does not start. A request
+ * that arrives meanwhile stays pending. Context: any. */
 static inline void tc_cm_irq_disable(unsigned irq)
 {
   TC_CM_NVIC_ICER[irq >> 5] = 1u << (irq & 31u);
@@ -69,6 +75,8 @@ static inline void tc_cm_irq_trigger(unsigned irq)
   __asm volatile("dsb\n\tisb" ::: "memory");
 }
 
+/* Drop a pending request of external interrupt `irq` (NVIC ICPR): one latched while the line
+ * was disabled, say, before enabling it again. Context: any. */
 static inline void tc_cm_irq_clear_pending(unsigned irq) { TC_CM_NVIC_ICPR[irq >> 5] = 1u << (irq & 31u); }
 
 #endif /* TACET_CORTEX_M_H */

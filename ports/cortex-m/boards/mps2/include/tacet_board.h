@@ -58,17 +58,4 @@ typedef struct {
 #define TC_CM_IDLE_EXIT 1
 #endif
 
-/* Idle with WFI (1), or by spinning with interrupts unmasked (0): exactly reproducible
- * idle time under QEMU -icount, where a sleeping core is not counted in instructions (see
- * cortex_m.c). */
-#ifndef TC_CM_IDLE_WFI
-#define TC_CM_IDLE_WFI 1
-#endif
-
-/* With WFI: sleep through the ticks before the next timeout instead of waking for each
- * (cortex_m.c, "Tickless idle"). */
-#ifndef TC_CM_TICKLESS
-#define TC_CM_TICKLESS 1
-#endif
-
 #endif /* TACET_BOARD_H */
