@@ -6,9 +6,10 @@ program and the line: a truncated run (no ``end`` line), a series whose count or
 match its samples, a record nobody knows. ``complete`` then checks that every series the
 program is meant to print is there, once.
 
-Also a ctest check: ``python -m tacet.bench_format [--emulator=CMD|ARG...] PROGRAM ARG...``
-runs the program, reads its output and fails (exit status 1, the reason on stderr) unless it
-is well-formed and complete; no figure is judged.
+Also a ctest check: ``python -m tacet.bench_format [--emulator=CMD|ARG...] [--thread-metric]
+PROGRAM ARG...`` runs the program, reads its output and fails (exit status 1, the reason on
+stderr) unless it is well-formed and complete (for Thread-Metric: all eight tests reported,
+each test's own check passed); no figure is judged.
 """
 
 from __future__ import annotations
@@ -370,6 +371,25 @@ def emulated(emulator: str, program: str, args: Sequence[str]) -> list[str]:
     return [*words, program, *args]
 
 
+def _check_thread_metric(done: subprocess.CompletedProcess[str], source: str) -> int:
+    """ctest's verdict on a Thread-Metric run: its report complete, every test's own check
+    passed, exit status 0."""
+    try:
+        report = parse_thread_metric(done.stdout, source)
+    except FormatError as error:
+        sys.stdout.write(done.stdout[-2000:])
+        print(f"bench_format: {error.message}", file=sys.stderr)
+        return 1
+    failed = [r.test for r in report.rows if r.check_failed]
+    sys.stdout.write(done.stdout)
+    if failed or done.returncode != 0:
+        what = f"the check of {', '.join(failed)} failed" if failed else "it failed"
+        print(f"bench_format: {source}: {what} (exit status {done.returncode})", file=sys.stderr)
+        return 1
+    print(f"{source}: the eight tests reported, every check passed")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m tacet.bench_format",
@@ -377,6 +397,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "complete (ctest); no figure is judged.",
     )
     parser.add_argument("--emulator", default="", help="the emulator's words, joined by |")
+    parser.add_argument(
+        "--thread-metric",
+        action="store_true",
+        help="the program is bench/thread_metric: its report of the eight tests",
+    )
     parser.add_argument("program")
     parser.add_argument("args", nargs="*")
     args = parser.parse_args(argv)
@@ -387,6 +412,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"bench_format: cannot run {command[0]}: {error}", file=sys.stderr)
         return 1
     source = args.program.rsplit("/", 1)[-1]
+    if args.thread_metric:
+        return _check_thread_metric(done, source)
     try:
         output = parse(done.stdout, source)
         complete(output, source)

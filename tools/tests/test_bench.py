@@ -500,6 +500,29 @@ def test_ctest_check_fails_a_bad_run(
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("output", "status", "message"),
+    [
+        (THREAD_METRIC, 0, ""),
+        (THREAD_METRIC, 1, "it failed (exit status 1)"),
+        (THREAD_METRIC.replace("(take + give)", "(take + give)  CHECK FAILED"), 1,
+         "the check of synchronization failed"),
+        ("\n".join(THREAD_METRIC.splitlines()[:-1]) + "\n", 0, "no line for memory"),
+        ("Segmentation fault\n", 139, "no 'Thread-Metric on Tacet' header"),
+    ],
+)  # fmt: skip
+def test_ctest_check_of_thread_metric(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], output: str, status: int, message: str
+) -> None:
+    prog = fake_program(tmp_path, output, status)
+    assert bench_format.main(["--thread-metric", str(prog), "1"]) == (1 if message else 0)
+    captured = capsys.readouterr()
+    if message:
+        assert message in captured.err
+    else:
+        assert "the eight tests reported, every check passed" in captured.out
+
+
 def test_emulated_command() -> None:
     qemu = "qemu-system-arm|-M|mps2-an385|-kernel"
     assert bench_format.emulated(qemu, "p", ["21"]) == [
