@@ -115,6 +115,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="run the sweep on the Dask scheduler at ADDRESS (host:port), or 'local' for a "
         "LocalCluster of --jobs worker processes",
     )
+    sweep.add_argument(
+        "--plots", metavar="DIR", help="where the sweep's plots go (default: the --out directory)"
+    )
     sweep.add_argument("--no-plots", action="store_true", help="write the CSV only")
     parser.add_argument(
         "--regfiles",
@@ -325,8 +328,8 @@ def handle(args: argparse.Namespace) -> int:
         return sweep.handle(args, _library(args))
     if args.regfiles:
         return regfiles.handle(args, engine.Engine(_library(args)))
-    if args.dask is not None or args.out is not None or args.jobs is not None:
-        raise TacetError("tacet simulate: --out, --jobs and --dask go with --sweep")
+    if any(x is not None for x in (args.dask, args.out, args.jobs, args.plots)):
+        raise TacetError("tacet simulate: --out, --plots, --jobs and --dask go with --sweep")
     app = load(args.description)
     p = plan(app, args)
     result, bounds = simulate(p, engine.Engine(_library(args)))

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from tacet import analysis, engine, yamldoc
@@ -227,8 +228,12 @@ def run_item(eng: engine.Engine, spec: Spec, item: tuple[int, float, int]) -> li
 _ENGINES: dict[str, engine.Engine] = {}
 
 
-def run_chunk(spec: Spec, items: Sequence[tuple[int, float, int]], library: str) -> list[list[str]]:
-    """A chunk of items in a worker process (of the pool or of a Dask worker)."""
+def run_chunk(
+    spec: Spec, items: Sequence[tuple[int, float, int]], library: str
+) -> tuple[list[list[str]], float]:
+    """A chunk of items in a worker process (of the pool or of a Dask worker): its rows, and
+    the CPU time the worker spent on them."""
+    start = time.process_time()
     eng = _ENGINES.get(library)
     if eng is None:
         if not Path(library).is_file():
@@ -237,7 +242,8 @@ def run_chunk(spec: Spec, items: Sequence[tuple[int, float, int]], library: str)
                 "repository there at the same path (docs/simulator.md, 'On a Dask cluster')"
             )
         eng = _ENGINES[library] = engine.Engine(Path(library))
-    return [row for item in items for row in run_item(eng, spec, item)]
+    rows = [row for item in items for row in run_item(eng, spec, item)]
+    return rows, time.process_time() - start
 
 
 # ---- running all of them ------------------------------------------------------------------
@@ -247,6 +253,7 @@ def run_chunk(spec: Spec, items: Sequence[tuple[int, float, int]], library: str)
 class Outcome:
     rows: list[list[str]] = field(default_factory=list)
     seconds: float = 0.0
+    cpu: float = 0.0  # the workers' CPU time on the items
     workers: int = 0
     where: str = ""
 
@@ -263,11 +270,18 @@ def chunks(items: list[Any], workers: int) -> list[list[Any]]:
 
 
 Progress = Callable[[int], None]
+Done = tuple[list[list[str]], float]  # a chunk's rows and the CPU time they took
 
 
-def run_pool(spec: Spec, library: Path, workers: int, advance: Progress) -> list[list[str]]:
+def _joined(results: Sequence[Done | None]) -> Done:
+    """The chunks' rows in item order, and their CPU time."""
+    done = [r for r in results if r is not None]
+    return [row for rows, _ in done for row in rows], sum(cpu for _, cpu in done)
+
+
+def run_pool(spec: Spec, library: Path, workers: int, advance: Progress) -> Done:
     parts = chunks(spec.items(), workers)
-    results: list[list[list[str]] | None] = [None] * len(parts)
+    results: list[Done | None] = [None] * len(parts)
     with ProcessPoolExecutor(max_workers=workers) as pool:
         futures = {
             pool.submit(run_chunk, spec, part, str(library)): i for i, part in enumerate(parts)
@@ -276,12 +290,12 @@ def run_pool(spec: Spec, library: Path, workers: int, advance: Progress) -> list
             i = futures[future]
             results[i] = future.result()
             advance(len(parts[i]))
-    return [row for part in results for row in part or ()]
+    return _joined(results)
 
 
 def run_dask(
     spec: Spec, library: Path, address: str, workers: int, advance: Progress
-) -> tuple[list[list[str]], int]:
+) -> tuple[Done, int]:
     try:
         from dask.distributed import Client, LocalCluster  # noqa: PLC0415
         from dask.distributed import as_completed as dask_completed  # noqa: PLC0415
@@ -312,14 +326,14 @@ def run_dask(
             for i, part in enumerate(parts)
         ]
         index = {f.key: i for i, f in enumerate(futures)}
-        results: list[list[list[str]] | None] = [None] * len(parts)
+        results: list[Done | None] = [None] * len(parts)
         for future in dask_completed(futures):
             i = index[future.key]
             results[i] = future.result()
             advance(len(parts[i]))
     if cluster is not None:
         cluster.close()
-    return [row for part in results for row in part or ()], count
+    return _joined(results), count
 
 
 def run(
@@ -331,16 +345,21 @@ def run(
 ) -> Outcome:
     start = time.perf_counter()
     if dask is not None:
-        rows, count = run_dask(spec, library, dask, workers, advance)
+        (rows, cpu), count = run_dask(spec, library, dask, workers, advance)
         where = f"Dask {'LocalCluster' if dask == 'local' else dask}"
     elif workers == 1:  # in this process: no pool to start
-        rows, count, where = [], 1, "this process"
+        results = []
         for part in chunks(spec.items(), 1):
-            rows += run_chunk(spec, part, str(library))
+            results.append(run_chunk(spec, part, str(library)))
             advance(len(part))
+        (rows, cpu), count, where = _joined(results), 1, "this process"
     else:
-        rows, count, where = run_pool(spec, library, workers, advance), workers, "process pool"
-    return Outcome(rows, time.perf_counter() - start, count, where)
+        (rows, cpu), count, where = (
+            run_pool(spec, library, workers, advance),
+            workers,
+            "process pool",
+        )
+    return Outcome(rows, time.perf_counter() - start, cpu, count, where)
 
 
 def csv_text(rows: list[list[str]]) -> str:
@@ -495,7 +514,49 @@ def plot(spec: Spec, rows: list[list[str]], out_dir: Path) -> list[Path]:
             fig.savefig(path, format="svg", metadata={"Date": None})
             plt.close(fig)
             paths.append(path)
+        if len(spec.files) > 1:
+            paths.append(_plot_files(spec, table, out_dir, plt))
     return paths
+
+
+def _plot_files(
+    spec: Spec, table: dict[Series, dict[float, Point]], out_dir: Path, plt: ModuleType
+) -> Path:
+    """files.svg: the schedulable fraction over the whole sweep against the number of register
+    files, a line per task count and mode (-- the analysis)."""
+    fig, ax = plt.subplots(figsize=(4.5, 3.0))
+    for n in spec.tasks:
+        for mode in spec.modes:
+            totals = []
+            for files in spec.files:
+                points = table.get((n, mode, files), {}).values()
+                runs = sum(p.runs for p in points) or 1
+                totals.append(
+                    (
+                        sum(p.simulation for p in points) / runs,
+                        sum(p.analysis for p in points) / runs,
+                    )
+                )
+            line = ax.plot(
+                spec.files, [t[0] for t in totals], marker="o", ms=3, label=f"{n} tasks, {mode}"
+            )
+            ax.plot(
+                spec.files,
+                [t[1] for t in totals],
+                linestyle="--",
+                linewidth=0.8,
+                color=line[0].get_color(),
+            )
+    ax.set_xlabel("register files (the interrupts' included)")
+    ax.set_ylabel("schedulable fraction (-- analysis)")
+    ax.set_title(f"{spec.name}: over {spec.utilisations[0]:g}-{spec.utilisations[-1]:g}")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=6)
+    fig.tight_layout()
+    path = out_dir / "files.svg"
+    fig.savefig(path, format="svg", metadata={"Date": None})
+    plt.close(fig)
+    return path
 
 
 # ---- the command --------------------------------------------------------------------------
@@ -532,13 +593,20 @@ def handle(args: argparse.Namespace, library: Path) -> int:
         outcome = run(spec, library, workers, args.dask, lambda n: progress.advance(bar, n))
     results = out_dir / "results.csv"
     results.write_text(csv_text(outcome.rows), encoding="utf-8", newline="")
-    plots = plot(spec, outcome.rows, out_dir) if not args.no_plots else []
+    plots_dir = Path(args.plots) if args.plots is not None else out_dir
+    plots_dir.mkdir(parents=True, exist_ok=True)
+    plots = plot(spec, outcome.rows, plots_dir) if not args.no_plots else []
     runs = len(outcome.rows)
     print(
         f"{spec.display}: {items:,} task sets, {runs:,} runs, {outcome.jobs:,} jobs in "
         f"{outcome.seconds:.2f} s on {outcome.workers} worker{'s' if outcome.workers != 1 else ''}"
         f" ({outcome.where}): {outcome.jobs / outcome.seconds:,.0f} jobs/s, "
         f"{runs / outcome.seconds:,.0f} runs/s (each run simulated and analysed)"
+    )
+    print(
+        f"the workers' CPU time {outcome.cpu:.2f} s: {outcome.jobs / outcome.cpu:,.0f} jobs per "
+        f"CPU second; {outcome.cpu / outcome.seconds:.2f} cores busy on average (the machine's "
+        f"load average {os.getloadavg()[0]:.2f}, {os.cpu_count()} cores)"
     )
     for line in summary(spec, outcome.rows):
         print(line)
