@@ -17,7 +17,7 @@ EXPORT uint32_t tsim_regfile_map(const uint64_t *periods, uint32_t n_threads, ui
     /* Rank in rate-monotonic order: how many tasks come before this one. */
     uint32_t rank = 0;
     for (uint32_t j = 0; j < n_threads; j++)
-      if (periods[j] < periods[i] || (periods[j] == periods[i] && j < i)) rank++;
+      if (periods[j] < periods[i] || (j < i && periods[j] == periods[i])) rank++;
     if (rank < own) {
       file[i] = rank;
     } else {

@@ -17,7 +17,7 @@ not on six, and the table is printed again inside it. docs/simulator.md shows th
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -68,8 +68,8 @@ def experiment(eng: engine.Engine, ts: TaskSet, clock_hz: int, model: engine.Reg
     for files in FILES:
         mapped, shared = eng.regfile_map([t.period for t in ts.tasks], files)
         own = 0 if files == 1 else len(mapped) - shared
-        regfiles = engine.RegFiles(files, **{k: v for k, v in vars(model).items() if k != "files"})
-        rows.append(Row(files, own, eng.run(ts, horizon=horizon, regfiles=regfiles)))
+        result = eng.run(ts, horizon=horizon, regfiles=replace(model, files=files))
+        rows.append(Row(files, own, result))
     return rows
 
 
@@ -93,9 +93,8 @@ def _missed(
     eng: engine.Engine, clock_hz: int, loop: Fraction, files: int, model: engine.RegFiles
 ) -> bool:
     ts = table1(clock_hz, loop, STARVING_T4)
-    regfiles = engine.RegFiles(files, **{k: v for k, v in vars(model).items() if k != "files"})
     horizon = int(TICKS * clock_hz * TICK_S)
-    return eng.run(ts, horizon=horizon, regfiles=regfiles).missed > 0
+    return eng.run(ts, horizon=horizon, regfiles=replace(model, files=files)).missed > 0
 
 
 def _threshold(eng: engine.Engine, clock_hz: int, files: int, model: engine.RegFiles) -> Fraction:

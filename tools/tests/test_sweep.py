@@ -78,6 +78,8 @@ def test_the_command_writes_the_csv_and_the_plots(
         assert d["simulation_schedulable"] == (d["missed"] == 0)
         assert d["jobs"] <= d["released"]
         assert d["switch_cycles"] == 40 * d["context_switches"]
+        # What the analysis accepts, the kernel schedules (the cross-check's guarantee).
+        assert d["simulation_schedulable"] >= d["analysis_schedulable"]
 
 
 @pytest.mark.parametrize(
