@@ -115,10 +115,10 @@ def load_spec(path: Path, display: str | None = None) -> Spec:
     points = _points(raw_u)
     for u in points:
         fewest = min(d["tasks"])
-        if u > fewest:
+        if u > fewest or (u == fewest > 1):
             source.error(
                 ("utilisation",),
-                f"{u:g} is more than {fewest} tasks can take (each at most 1: UUniFast-Discard)",
+                f"{u:g} is more than {fewest} tasks can take (each below 1: UUniFast-Discard)",
             )
             break
     execution = d.get("execution", {"model": "fixed"})
@@ -160,18 +160,19 @@ def taskset(spec: Spec, n: int, u: float, k: int) -> tuple[TaskSet, int, int]:
     """Item (n, u, k): its task set (rate-monotonic, fully preemptive), the engine's seed and
     the horizon. Drawn from a stream of its own: the same whichever worker draws it."""
     rng = random.Random(f"tacet-sweep:{spec.seed}:{n}:{u!r}:{k}")
-    utilisations = uunifast_discard(rng, n, u)
+    try:
+        utilisations = uunifast_discard(rng, n, u)
+    except ValueError as error:  # a total so close to n that no draw keeps every task <= 1
+        raise TacetError(f"{spec.display}: {n} tasks at utilisation {u:g}: {error}") from None
     low, high, granularity = spec.periods
     periods = log_uniform_periods(rng, n, low, high, granularity)
     model, bcet = spec.execution
     tasks = []
     for i, (ui, period) in enumerate(zip(utilisations, periods, strict=True)):
         wcet = max(1, round(ui * period))
-        execution = (
-            Execution("uniform", bcet=math.floor(bcet * wcet))
-            if model == "uniform"
-            else (Execution())
-        )
+        execution = Execution()
+        if model == "uniform":
+            execution = Execution("uniform", bcet=math.floor(bcet * wcet))
         tasks.append(SimTask(f"t{i}", 0, 0, period, period, wcet, execution=execution))
     kind, amount = spec.horizon
     horizon = amount * max(periods) if kind == "longest_periods" else amount
