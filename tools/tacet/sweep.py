@@ -118,7 +118,8 @@ def load_spec(path: Path, display: str | None = None) -> Spec:
         if u > fewest or (u == fewest > 1):
             source.error(
                 ("utilisation",),
-                f"{u:g} is more than {fewest} tasks can take (each below 1: UUniFast-Discard)",
+                f"{u:g} is too much for {fewest} tasks (UUniFast-Discard needs a total below the "
+                "number of tasks, each task's share at most 1)",
             )
             break
     execution = d.get("execution", {"model": "fixed"})

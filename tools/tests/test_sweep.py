@@ -92,7 +92,7 @@ def test_the_command_writes_the_csv_and_the_plots(
             ":5: utilisation: key given twice in one mapping (first at line 4)",
         ),
         (TINY.replace("step: 0.3", "step: 0"), ":4: utilisation.step: 0 must be more than 0"),
-        (TINY.replace("to: 0.9", "to: 4.0"), ":4: utilisation: 3.3 is more than 3 tasks"),
+        (TINY.replace("to: 0.9", "to: 4.0"), ":4: utilisation: 3 is too much for 3 tasks"),
         (TINY.replace("sets: 3", "sets: three"), ":5: sets: expected an integer, got 'three'"),
         (TINY.replace("modes", "x") + "modes: [eager]", ":10: modes[0]: expected"),
         (TINY.replace("switch_cost: 40", "switch_cost: {regfiles: {file: [2]}}"), ":9: "),
