@@ -318,8 +318,11 @@ def run_dask(
             client = Client(cluster)
         else:
             client = Client(address, timeout=30)
-    except OSError as error:
-        raise TacetError(f"--dask {address}: cannot reach the scheduler: {error}") from None
+    except (OSError, ValueError) as error:  # unreachable; not an address (ValueError)
+        raise TacetError(
+            f"--dask {address}: cannot reach the scheduler: {error} (expected 'local' or an "
+            "address such as tcp://HOST:8786)"
+        ) from None
     with client:
         count = len(client.scheduler_info().get("workers", {})) or workers
         parts = chunks(spec.items(), count)

@@ -10,6 +10,7 @@ import pytest
 from conftest import cli_run, needs_cmake
 
 from tacet import engine, regfiles, sweep
+from tacet.errors import TacetError
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -162,3 +163,16 @@ def test_a_regfile_sweep_runs_per_number_of_files(tmp_path: Path, library: Path)
             single = by[(n, u, k, 1)]
             assert d["switch_cycles"] / d["context_switches"] < 132
             assert single["switch_cycles"] == 132 * single["context_switches"]
+
+
+def test_bad_dask_address_and_missing_engine(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("distributed")
+    path = spec_file(tmp_path, TINY)
+    status, _, err = cli_run(capsys, "simulate", "--sweep", str(path), "--dask", "host:port")
+    assert status == 1 and "--dask host:port: cannot reach the scheduler" in err
+    assert "Traceback" not in err
+    spec = sweep.load_spec(path)
+    with pytest.raises(TacetError, match="no simulation engine at /nowhere/"):
+        sweep.run_chunk(spec, spec.items()[:1], "/nowhere/libtacet_engine.so")
