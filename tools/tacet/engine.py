@@ -252,16 +252,15 @@ class Engine:
             )
         self.lib.tsim_priorities.restype = u32
         self.priorities = int(self.lib.tsim_priorities())
-        self.lib.tsim_regfile_map.restype = u32
-        self.lib.tsim_regfile_map.argtypes = (
-            ctypes.POINTER(u64),
-            u32,
-            u32,
-            ctypes.POINTER(u32),
-        )
-        self._regfile_cost = _SwitchFn(
-            ctypes.cast(self.lib.tsim_regfile_cost, ctypes.c_void_p).value
-        )
+        try:  # a library built before seed 001's model (the same ABI otherwise)
+            regfile_map, regfile_cost = self.lib.tsim_regfile_map, self.lib.tsim_regfile_cost
+        except AttributeError:
+            raise TacetError(
+                f"the simulation engine {path} has no register-file model (rebuild it)"
+            ) from None
+        regfile_map.restype = u32
+        regfile_map.argtypes = (ctypes.POINTER(u64), u32, u32, ctypes.POINTER(u32))
+        self._regfile_cost = _SwitchFn(ctypes.cast(regfile_cost, ctypes.c_void_p).value)
 
     def regfile_map(self, periods: list[int], files: int) -> tuple[list[int], int]:
         """Seed 001's mapping (``tsim_regfile_map``): each task's register file, 0-based, and
