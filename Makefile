@@ -135,7 +135,7 @@ $(VENV_STAMP): tools/pyproject.toml tools/constraints.txt VERSION | system-deps
 	  $(PYTHON) -m venv $(VENV); \
 	fi
 	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check \
-	  -c tools/constraints.txt -e './tools[dev]'
+	  -c tools/constraints.txt -e './tools[dev,cluster]'
 	@touch $@
 
 # Each run, then the same run traced (TC_TRACE=1 in build/<target>-trace): the dump of the

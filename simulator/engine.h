@@ -149,4 +149,40 @@ uint32_t tsim_abi(uint32_t sizes[6]);
 /* The number of priorities of the kernel the engine runs (TC_PRIORITIES). */
 uint32_t tsim_priorities(void);
 
+/* ---- Seed 001: multiple register files ----------------------------------------------------
+ * Kim, Kwon, Han & Cho, "Improving the performance of RTOS using multiple register files
+ * architecture": a processor with n register files, the last reserved for interrupts. A task
+ * with a file of its own switches without saving or restoring its general registers; tasks
+ * sharing a file pay the full save and restore. docs/simulator.md describes the model. */
+
+/* The paper's mapping: rate-monotonic order (the shortest period first, ties by index), the
+ * first n_files - 2 tasks get files 0 .. n_files - 3 of their own, every other task shares file
+ * n_files - 2; the file n_files - 1 is the interrupts'. With n_files 1 (the original processor)
+ * or 2, every task is on file 0. `file` receives n_threads indices. Returns the number of tasks
+ * on the shared file n_files - 2 (0 when n_files < 2). Context: any; no side effect. */
+uint32_t tsim_regfile_map(const uint64_t *periods, uint32_t n_threads, uint32_t n_files, uint32_t *file);
+
+/* The switch cost model of the paper's eqs. 1-4 (tsim_config.switch_arg points at one, with
+ * tsim_config.switch_fn = tsim_regfile_cost). Saving or restoring k registers takes
+ * t_str * n_str * k cycles; a switch saves the outgoing context and restores the incoming one:
+ *   one file (n_files 1), eq. 1 both ways:  2 t_str n_str (n_greg + n_sreg)
+ *   the incoming task alone on its file, eq. 3:  2 t_str n_str n_sreg + n_ch + t_chk
+ *   the incoming task on a shared file, eq. 4:   2 t_str n_str (n_sreg + n_greg) + n_ch + t_chk
+ * plus `base`, the rest of the switch, the same whatever the files. */
+typedef struct {
+  uint32_t n_threads;   /* the length of `file`: tsim_config.n_threads */
+  uint32_t n_files;     /* >= 1, the interrupts' file included */
+  const uint32_t *file; /* per thread: its register file (tsim_regfile_map) */
+  uint64_t t_str;       /* cycles of one store (or load) */
+  uint64_t n_str;       /* store instructions per register */
+  uint64_t n_greg;      /* general-purpose registers */
+  uint64_t n_sreg;      /* status registers (saved and restored on every switch) */
+  uint64_t n_ch;        /* cycles to write the file's number to the select buffer */
+  uint64_t t_chk;       /* cycles to check whether the incoming task has a file of its own */
+  uint64_t base;        /* cycles of the switch besides registers */
+} tsim_regfiles;
+
+/* A tsim_switch_cost_fn: `model` is a tsim_regfiles. Context: the engine's switch hook. */
+uint64_t tsim_regfile_cost(int32_t from, int32_t to, void *model);
+
 #endif /* TACET_SIM_ENGINE_H */

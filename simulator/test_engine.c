@@ -245,6 +245,68 @@ static void switch_cost_function(void)
   CHECK_EQ(res[0].response_max, 3 * K + 10);
 }
 
+/* Seed 001's figure 2: m tasks on n register files, n - 2 tasks of the highest rate-monotonic
+ * priority on files of their own, the other m - (n - 2) on file n - 1 (0-based n - 2), file n
+ * the interrupts'. Here table 1's five periods given out of order, on 4 files: T1 and T2 own
+ * files 0 and 1, T3, T4 and T5 share file 2. */
+static void regfile_mapping_follows_the_paper(void)
+{
+  static const uint64_t periods[5] = {14, 1, 57, 3, 5}; /* T4 T1 T5 T2 T3 */
+  uint32_t file[5];
+  CHECK_EQ(tsim_regfile_map(periods, 5, 4, file), 3);
+  CHECK_EQ(file[1], 0); /* T1 */
+  CHECK_EQ(file[3], 1); /* T2 */
+  CHECK_EQ(file[4], 2); /* T3, T4, T5 share */
+  CHECK_EQ(file[0], 2);
+  CHECK_EQ(file[2], 2);
+  /* 6 files: four tasks own one, T5 is alone on the fifth: a file of its own in effect. */
+  CHECK_EQ(tsim_regfile_map(periods, 5, 6, file), 1);
+  CHECK_EQ(file[1], 0);
+  CHECK_EQ(file[3], 1);
+  CHECK_EQ(file[4], 2);
+  CHECK_EQ(file[0], 3);
+  CHECK_EQ(file[2], 4);
+  /* 1 or 2 files: everyone on file 0; equal periods go in index order. */
+  static const uint64_t equal[3] = {5, 5, 5};
+  CHECK_EQ(tsim_regfile_map(equal, 3, 1, file), 0);
+  CHECK_EQ(file[0] + file[1] + file[2], 0);
+  CHECK_EQ(tsim_regfile_map(equal, 3, 2, file), 3);
+  CHECK_EQ(tsim_regfile_map(equal, 3, 4, file), 1);
+  CHECK_EQ(file[0], 0);
+  CHECK_EQ(file[1], 1);
+  CHECK_EQ(file[2], 2);
+}
+
+/* Eqs. 1, 3 and 4 on an AVR's figures: PUSH and POP 2 cycles, 32 general registers and SREG,
+ * 1 cycle to select a file, 2 to check. Two threads on 3 files: t0 owns file 0, t1 is alone on
+ * file 1 -- both switch at eq. 3's cost; on 1 file at eq. 1's; on 2 (shared) at eq. 4's. */
+static void regfile_costs_by_hand(void)
+{
+  uint32_t file[2];
+  static const uint64_t periods[2] = {10 * K, 20 * K};
+  tsim_regfiles m = {.n_threads = 2, .file = file, .t_str = 2, .n_str = 1, .n_greg = 32, .n_sreg = 1,
+                     .n_ch = 1, .t_chk = 2, .base = 10};
+  m.n_files = 1;
+  (void)tsim_regfile_map(periods, 2, m.n_files, file);
+  CHECK_EQ(tsim_regfile_cost(-1, 0, &m), 10 + 2 * 2 * 33);
+  m.n_files = 2;
+  (void)tsim_regfile_map(periods, 2, m.n_files, file);
+  CHECK_EQ(tsim_regfile_cost(0, 1, &m), 10 + 2 * 2 * 33 + 3);
+  m.n_files = 3;
+  (void)tsim_regfile_map(periods, 2, m.n_files, file);
+  CHECK_EQ(tsim_regfile_cost(0, 1, &m), 10 + 2 * 2 * 1 + 3);
+  CHECK_EQ(tsim_regfile_cost(1, 0, &m), 10 + 2 * 2 * 1 + 3);
+  /* In a run: switch_cost_by_hand's schedule, four switches at 17 cycles each. */
+  begin(2, 30 * K);
+  task(0, 0, 10 * K, 3 * K);
+  task(1, 1, 20 * K, 4 * K);
+  cfg.switch_fn = tsim_regfile_cost;
+  cfg.switch_arg = &m;
+  CHECK_EQ(run(), 0);
+  CHECK_EQ(total.context_switches, 4);
+  CHECK_EQ(total.switch_cycles, 4 * 17);
+}
+
 /* Each release costs the interrupt 250 cycles before the thread it makes ready runs. */
 static void release_cost_delays_every_job(void)
 {
@@ -459,6 +521,8 @@ TCT_MAIN("test_engine",
          TCT_CASE(backlog_yields_at_the_job_boundary),
          TCT_CASE(switch_cost_by_hand),
          TCT_CASE(switch_cost_function),
+         TCT_CASE(regfile_mapping_follows_the_paper),
+         TCT_CASE(regfile_costs_by_hand),
          TCT_CASE(release_cost_delays_every_job),
          TCT_CASE(overload_misses_and_unfinished_jobs),
          TCT_CASE(p99_is_the_nearest_rank),

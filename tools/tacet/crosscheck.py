@@ -132,21 +132,23 @@ def random_case(seed: int) -> Case:
         )
     used = {s.mutex for t in tasks for s in t.sections}
     declared = tuple((m, i) for m, i in zip(mutexes, inherit, strict=True) if m in used)
-    # Deadline-monotonic priorities, every threshold its priority.
-    order = analysis.assign_priorities([replace(t, priority=None) for t in _tasks(tasks)], "dm")
-    numbers = {t.name: t.priority for t in order}
-    tasks = [
-        replace(t, priority=numbers[t.name], threshold=numbers[t.name])  # type: ignore[arg-type]
-        for t in tasks
-    ]
+    tasks = dm_priorities(tasks)
     switch = 0 if plain else rng.choice((0, 0, rng.randint(1, 200)))
     release = 0 if plain else rng.choice((0, 0, 0, rng.randint(1, 50)))
     horizon = HORIZON_PERIODS * max(periods) + max(t.offset + t.jitter for t in tasks)
     return Case(seed, TaskSet(tuple(tasks), declared), switch, release, horizon)
 
 
-def _tasks(tasks: list[SimTask]) -> list[analysis.Task]:
-    return [analysis.Task(t.name, t.period, t.wcet, t.deadline) for t in tasks]
+def dm_priorities(tasks: list[SimTask]) -> list[SimTask]:
+    """The tasks with deadline-monotonic priorities (rate-monotonic for implicit deadlines),
+    every threshold its priority: fully preemptive."""
+    plain = [analysis.Task(t.name, t.period, t.wcet, t.deadline) for t in tasks]
+    order = analysis.assign_priorities(plain, "dm")
+    numbers = {t.name: t.priority for t in order}
+    return [
+        replace(t, priority=numbers[t.name], threshold=numbers[t.name])  # type: ignore[arg-type]
+        for t in tasks
+    ]
 
 
 def in_mode(case: Case, mode: str) -> TaskSet:

@@ -78,6 +78,58 @@ class _Config(ctypes.Structure):
     )
 
 
+class _RegFiles(ctypes.Structure):
+    _fields_ = (
+        ("n_threads", u32),
+        ("n_files", u32),
+        ("file", ctypes.POINTER(u32)),
+        ("t_str", u64),
+        ("n_str", u64),
+        ("n_greg", u64),
+        ("n_sreg", u64),
+        ("n_ch", u64),
+        ("t_chk", u64),
+        ("base", u64),
+    )
+
+
+@dataclass(frozen=True)
+class RegFiles:
+    """Seed 001's switch cost model (simulator/engine.h, ``tsim_regfiles``): ``files`` register
+    files, the interrupts' included, tasks mapped by the paper's rate-monotonic algorithm;
+    a switch costs eq. 1 (one file), 3 (the incoming task owns its file) or 4 (it shares one),
+    plus ``base``. The defaults are an AVR's (the paper's ATmega103): PUSH and POP 2 cycles,
+    32 general registers and SREG, 1 cycle to select a file, 2 to check."""
+
+    files: int
+    t_str: int = 2
+    n_str: int = 1
+    n_greg: int = 32
+    n_sreg: int = 1
+    n_ch: int = 1
+    t_chk: int = 2
+    base: int = 0
+
+    def costs(self) -> tuple[int, int, int]:
+        """Eq. 1 (one file), eq. 3 (a file of its own) and eq. 4 (a shared file), each a
+        save and a restore, plus ``base``."""
+        word = self.t_str * self.n_str
+        full = 2 * word * (self.n_greg + self.n_sreg)
+        select = self.n_ch + self.t_chk
+        return (
+            self.base + full,
+            self.base + 2 * word * self.n_sreg + select,
+            (self.base + full + select),
+        )
+
+    def worst(self, periods: list[int], engine: Engine) -> int:
+        """The most one switch costs with these tasks: what a constant-cost analysis charges."""
+        one, own, shared = self.costs()
+        if self.files <= 1:
+            return one
+        return shared if engine.regfile_map(periods, self.files)[1] else own
+
+
 @dataclass(frozen=True)
 class ThreadResult:
     """One thread over the run: in cycles; response times from the nominal release."""
@@ -200,6 +252,24 @@ class Engine:
             )
         self.lib.tsim_priorities.restype = u32
         self.priorities = int(self.lib.tsim_priorities())
+        try:  # a library built before seed 001's model (the same ABI otherwise)
+            regfile_map, regfile_cost = self.lib.tsim_regfile_map, self.lib.tsim_regfile_cost
+        except AttributeError:
+            raise TacetError(
+                f"the simulation engine {path} has no register-file model (rebuild it)"
+            ) from None
+        regfile_map.restype = u32
+        regfile_map.argtypes = (ctypes.POINTER(u64), u32, u32, ctypes.POINTER(u32))
+        self._regfile_cost = _SwitchFn(ctypes.cast(regfile_cost, ctypes.c_void_p).value)
+
+    def regfile_map(self, periods: list[int], files: int) -> tuple[list[int], int]:
+        """Seed 001's mapping (``tsim_regfile_map``): each task's register file, 0-based, and
+        how many tasks share the shared file (0 when none do)."""
+        _check_int("the number of register files", files, 1, 2**32 - 1)
+        n = len(periods)
+        out = (u32 * max(1, n))()
+        shared = self.lib.tsim_regfile_map((u64 * max(1, n))(*periods), n, files, out)
+        return list(out)[:n], int(shared)
 
     def run(
         self,
@@ -210,10 +280,12 @@ class Engine:
         switch_cost: int = 0,
         release_cost: int = 0,
         switch_model: Callable[[int, int], int] | None = None,
+        regfiles: RegFiles | None = None,
     ) -> Result:
         """Simulate ``taskset`` for ``horizon`` cycles. ``switch_model(from, to)`` (thread
         indices, -1 for none), when given, prices each switch instead of ``switch_cost``
-        (a Python call per switch: for experiments, not for speed)."""
+        (a Python call per switch: for experiments, not for speed); ``regfiles`` prices it
+        with seed 001's model, in C, the tasks mapped to files by rate-monotonic order."""
         _check_int("horizon", horizon, 1, TIME_MAX - 1)
         _check_int("seed", seed, 0, U64_MAX)
         _check_int("switch_cost", switch_cost, 0, TIME_MAX - 1)
@@ -245,6 +317,11 @@ class Engine:
 
             config.switch_fn = _SwitchFn(cost)
             keep.append(config.switch_fn)
+        elif regfiles is not None:
+            model = self._regfile_model(taskset, regfiles)
+            keep.append(model)
+            config.switch_fn = self._regfile_cost
+            config.switch_arg = ctypes.cast(ctypes.pointer(model), ctypes.c_void_p)
         out = (_ThreadResult * len(taskset.tasks))()
         total = _Result()
         error = ctypes.create_string_buffer(256)
@@ -260,6 +337,17 @@ class Engine:
             ThreadResult(t.name, *values[i * k : (i + 1) * k]) for i, t in enumerate(taskset.tasks)
         )
         return Result(results, horizon, seed, *(u64 * len(_TOTALS)).from_buffer(total))
+
+    def _regfile_model(self, taskset: TaskSet, r: RegFiles) -> _RegFiles:
+        for name in ("t_str", "n_str", "n_greg", "n_sreg", "n_ch", "t_chk", "base"):
+            _check_int(f"regfiles {name}", getattr(r, name), 0, 2**20)
+        files, _ = self.regfile_map([t.period for t in taskset.tasks], r.files)
+        array = (u32 * len(files))(*files)
+        model = _RegFiles(len(files), r.files, ctypes.cast(array, ctypes.POINTER(u32)))
+        for name in ("t_str", "n_str", "n_greg", "n_sreg", "n_ch", "t_chk", "base"):
+            setattr(model, name, getattr(r, name))
+        model._array = array  # type: ignore[attr-defined]  # alive with the model
+        return model
 
 
 def _check_int(what: str, value: object, low: int, high: int) -> None:

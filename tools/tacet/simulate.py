@@ -51,7 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "preemptions and blocking beside the analysis' bounds. Exit status 3 when a job "
         "misses its deadline, 4 when the simulation exceeds a bound of the analysis.",
     )
-    parser.add_argument("description", metavar="APP.yaml", help="the system description")
+    parser.add_argument("description", metavar="APP.yaml", nargs="?", help="the system description")
     parser.add_argument(
         "--horizon",
         metavar="TIME",
@@ -94,6 +94,36 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--build-dir",
         type=Path,
         help="the sim build tree the engine is built in (default: <repo>/build/sim)",
+    )
+    sweep = parser.add_argument_group(
+        "sweeps", "random task sets over a grid of task counts and utilisations (docs/simulator.md)"
+    )
+    sweep.add_argument(
+        "--sweep", metavar="SPEC.yaml", help="run the sweep SPEC.yaml instead of a description"
+    )
+    sweep.add_argument(
+        "--out",
+        metavar="DIR",
+        help="where the sweep's results.csv and plots go (default: build/sweep/NAME)",
+    )
+    sweep.add_argument(
+        "--jobs", type=int, metavar="N", help="worker processes (default: the number of cores)"
+    )
+    sweep.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="run the sweep on the Dask scheduler at ADDRESS (host:port), or 'local' for a "
+        "LocalCluster of --jobs worker processes",
+    )
+    sweep.add_argument(
+        "--plots", metavar="DIR", help="where the sweep's plots go (default: the --out directory)"
+    )
+    sweep.add_argument("--no-plots", action="store_true", help="write the CSV only")
+    parser.add_argument(
+        "--regfiles",
+        action="store_true",
+        help="run seed 001's experiment (multiple register files, its table 1) and print "
+        "idle time against the number of register files",
     )
     parser.set_defaults(handler=handle)
 
@@ -281,12 +311,28 @@ def simulate(p: Plan, eng: engine.Engine) -> tuple[engine.Result, analysis.Resul
     return result, bounds
 
 
-def handle(args: argparse.Namespace) -> int:
-    app = load(args.description)
-    p = plan(app, args)
+def _library(args: argparse.Namespace) -> Path:
     repo = find_repo(Path.cwd(), args.repo) if args.repo is not None else REPO
     build_dir = (Path.cwd() / args.build_dir).resolve() if args.build_dir is not None else None
-    result, bounds = simulate(p, engine.load(repo, build_dir))
+    return engine.library(repo, build_dir)
+
+
+def handle(args: argparse.Namespace) -> int:
+    chosen = [x for x in (args.description, args.sweep, args.regfiles or None) if x is not None]
+    if len(chosen) != 1:
+        raise TacetError("tacet simulate: give one of APP.yaml, --sweep SPEC.yaml or --regfiles")
+    # Imported here: they use the cross-check, which uses this module.
+    from tacet import regfiles, sweep  # noqa: PLC0415
+
+    if args.sweep is not None:
+        return sweep.handle(args, _library(args))
+    if args.regfiles:
+        return regfiles.handle(args, engine.Engine(_library(args)))
+    if any(x is not None for x in (args.dask, args.out, args.jobs, args.plots)):
+        raise TacetError("tacet simulate: --out, --plots, --jobs and --dask go with --sweep")
+    app = load(args.description)
+    p = plan(app, args)
+    result, bounds = simulate(p, engine.Engine(_library(args)))
     over = excesses(result, bounds)
     if args.json:
         print(json.dumps(_json(p, result, bounds, over), indent=2))

@@ -5,7 +5,7 @@ import tomllib
 from pathlib import Path
 
 TOOLS = Path(__file__).resolve().parents[1]
-PIN = re.compile(r"^([A-Za-z0-9_.-]+)==([0-9][A-Za-z0-9.]*)$")
+PIN = re.compile(r"^([A-Za-z0-9_.-]+)(?:\[[a-z,]+\])?==([0-9][A-Za-z0-9.]*)$")
 
 
 def pins(requirements: list[str]) -> dict[str, str]:
