@@ -185,4 +185,18 @@ typedef struct {
 /* A tsim_switch_cost_fn: `model` is a tsim_regfiles. Context: the engine's switch hook. */
 uint64_t tsim_regfile_cost(int32_t from, int32_t to, void *model);
 
+/* ---- A switch cost from measurements ----------------------------------------------------
+ * Each switch costs one of `costs` (cycles), drawn uniformly by a generator whose state the
+ * caller seeds: the measured distribution of a target's switch (tacet bench's samples, turned
+ * into the cycles of the simulated clock), rather than one constant. */
+typedef struct {
+  uint32_t n;            /* >= 1 */
+  const uint64_t *costs; /* n samples, cycles */
+  uint64_t state;        /* the generator's state: seed it per run for reproducible draws */
+} tsim_measured;
+
+/* A tsim_switch_cost_fn: `model` is a tsim_measured; every call advances its state. Context:
+ * the engine's switch hook. */
+uint64_t tsim_measured_cost(int32_t from, int32_t to, void *model);
+
 #endif /* TACET_SIM_ENGINE_H */

@@ -307,6 +307,38 @@ static void regfile_costs_by_hand(void)
   CHECK_EQ(total.switch_cycles, 4 * 17);
 }
 
+/* A measured cost: every switch costs one of the samples, each sample is drawn, and the same
+ * seed draws the same sequence. */
+static void measured_cost_draws_the_samples(void)
+{
+  static const uint64_t costs[3] = {100, 130, 400};
+  tsim_measured m = {.n = 3, .costs = costs, .state = 7};
+  unsigned seen[3] = {0, 0, 0};
+  uint64_t first[8];
+  for (unsigned i = 0; i < 3000; i++) {
+    uint64_t c = tsim_measured_cost(0, 1, &m);
+    CHECK(c == 100 || c == 130 || c == 400);
+    seen[c == 100 ? 0 : c == 130 ? 1 : 2]++;
+    if (i < 8) first[i] = c;
+  }
+  /* Uniform over the samples: each about a third of 3000 (a loose bound: it must only fail
+   * for a draw that favours one sample or never reaches another). */
+  for (unsigned k = 0; k < 3; k++) CHECK(seen[k] > 800 && seen[k] < 1200);
+  m.state = 7;
+  for (unsigned i = 0; i < 8; i++) CHECK_EQ(tsim_measured_cost(1, 0, &m), first[i]);
+  /* One sample: a constant. In a run, switch_cost_by_hand's four switches at 17 cycles. */
+  static const uint64_t one[1] = {17};
+  tsim_measured c = {.n = 1, .costs = one, .state = 1};
+  begin(2, 30 * K);
+  task(0, 0, 10 * K, 3 * K);
+  task(1, 1, 20 * K, 4 * K);
+  cfg.switch_fn = tsim_measured_cost;
+  cfg.switch_arg = &c;
+  CHECK_EQ(run(), 0);
+  CHECK_EQ(total.context_switches, 4);
+  CHECK_EQ(total.switch_cycles, 4 * 17);
+}
+
 /* Each release costs the interrupt 250 cycles before the thread it makes ready runs. */
 static void release_cost_delays_every_job(void)
 {
@@ -523,6 +555,7 @@ TCT_MAIN("test_engine",
          TCT_CASE(switch_cost_function),
          TCT_CASE(regfile_mapping_follows_the_paper),
          TCT_CASE(regfile_costs_by_hand),
+         TCT_CASE(measured_cost_draws_the_samples),
          TCT_CASE(release_cost_delays_every_job),
          TCT_CASE(overload_misses_and_unfinished_jobs),
          TCT_CASE(p99_is_the_nearest_rank),

@@ -93,6 +93,24 @@ class _RegFiles(ctypes.Structure):
     )
 
 
+class _Measured(ctypes.Structure):
+    _fields_ = (("n", u32), ("costs", ctypes.POINTER(u64)), ("state", u64))
+
+
+@dataclass(frozen=True)
+class MeasuredCost:
+    """A switch cost drawn from measurements (simulator/engine.h, ``tsim_measured``): each
+    switch costs one of ``costs`` (cycles), drawn uniformly, the draws seeded by the run's seed.
+    ``source`` says where the samples come from (tools/tacet/switchcost.py)."""
+
+    costs: tuple[int, ...]
+    source: str = ""
+
+    def worst(self) -> int:
+        """The most one switch costs: what a constant-cost analysis charges."""
+        return max(self.costs)
+
+
 @dataclass(frozen=True)
 class RegFiles:
     """Seed 001's switch cost model (simulator/engine.h, ``tsim_regfiles``): ``files`` register
@@ -261,6 +279,12 @@ class Engine:
         regfile_map.restype = u32
         regfile_map.argtypes = (ctypes.POINTER(u64), u32, u32, ctypes.POINTER(u32))
         self._regfile_cost = _SwitchFn(ctypes.cast(regfile_cost, ctypes.c_void_p).value)
+        measured = getattr(self.lib, "tsim_measured_cost", None)
+        if measured is None:
+            raise TacetError(
+                f"the simulation engine {path} has no measured-cost model (rebuild it)"
+            )
+        self._measured_cost = _SwitchFn(ctypes.cast(measured, ctypes.c_void_p).value)
 
     def regfile_map(self, periods: list[int], files: int) -> tuple[list[int], int]:
         """Seed 001's mapping (``tsim_regfile_map``): each task's register file, 0-based, and
@@ -281,11 +305,15 @@ class Engine:
         release_cost: int = 0,
         switch_model: Callable[[int, int], int] | None = None,
         regfiles: RegFiles | None = None,
+        measured: MeasuredCost | None = None,
     ) -> Result:
         """Simulate ``taskset`` for ``horizon`` cycles. ``switch_model(from, to)`` (thread
         indices, -1 for none), when given, prices each switch instead of ``switch_cost``
         (a Python call per switch: for experiments, not for speed); ``regfiles`` prices it
-        with seed 001's model, in C, the tasks mapped to files by rate-monotonic order."""
+        with seed 001's model, in C, the tasks mapped to files by rate-monotonic order;
+        ``measured`` with a sample drawn from measurements, in C."""
+        if sum(x is not None for x in (switch_model, regfiles, measured)) > 1:
+            raise TacetError("give one switch cost model: switch_model, regfiles or measured")
         _check_int("horizon", horizon, 1, TIME_MAX - 1)
         _check_int("seed", seed, 0, U64_MAX)
         _check_int("switch_cost", switch_cost, 0, TIME_MAX - 1)
@@ -322,6 +350,17 @@ class Engine:
             keep.append(model)
             config.switch_fn = self._regfile_cost
             config.switch_arg = ctypes.cast(ctypes.pointer(model), ctypes.c_void_p)
+        elif measured is not None:
+            if not measured.costs or len(measured.costs) > 2**32 - 1:
+                raise TacetError("a measured switch cost needs at least one sample")
+            for value in measured.costs:
+                _check_int("a measured switch cost", value, 0, TIME_MAX - 1)
+            array = (u64 * len(measured.costs))(*measured.costs)
+            # The draws' state from the run's seed (a fixed offset: not the execution times').
+            sample = _Measured(len(measured.costs), array, (seed ^ 0x5EED5EED5EED5EED) & U64_MAX)
+            keep += [array, sample]
+            config.switch_fn = self._measured_cost
+            config.switch_arg = ctypes.cast(ctypes.pointer(sample), ctypes.c_void_p)
         out = (_ThreadResult * len(taskset.tasks))()
         total = _Result()
         error = ctypes.create_string_buffer(256)

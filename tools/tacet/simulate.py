@@ -28,11 +28,12 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from tacet import analysis, engine
+from tacet import analysis, engine, switchcost
 from tacet.analyze import _time
 from tacet.appdesc import REPO, App, load
 from tacet.errors import TacetError
 from tacet.repo import find_repo
+from tacet.switchcost import DEFAULT_MEASUREMENT
 from tacet.taskset import MAX_SECTIONS, TaskSet, from_app, sections_of
 from tacet.yamldoc import DescriptionError
 
@@ -76,6 +77,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="CYCLES",
         type=int,
         help="cycles per context switch (overrides --target and simulation.switch_cost)",
+    )
+    parser.add_argument(
+        "--switch-cost-from",
+        metavar="RESULTS.json",
+        type=Path,
+        help="price each switch with a sample of a measurement of tacet bench's results file "
+        "(a QEMU run), in the description's clock; the analysis charges the largest",
+    )
+    parser.add_argument(
+        "--switch-measurement",
+        metavar="ID",
+        help=f"the measurement --switch-cost-from takes (default {DEFAULT_MEASUREMENT})",
     )
     parser.add_argument(
         "--release-cost",
@@ -144,6 +157,7 @@ class Plan:
     sliced: tuple[str, ...]  # simulated threads with a time slice, which is not simulated
     auto_priority: frozenset[str]
     auto_threshold: frozenset[str]
+    measured: engine.MeasuredCost | None = None  # switches priced by measured samples
 
 
 _UNITS = {"cycles": None, "us": 10**6, "ms": 10**3, "s": 1}
@@ -230,9 +244,25 @@ def default_horizon(taskset: TaskSet, hyperperiod: int) -> int:
     return start + repeats * hyperperiod
 
 
+def _measured(app: App, args: argparse.Namespace) -> engine.MeasuredCost | None:
+    """--switch-cost-from's model, in the description's clock; None without it."""
+    source = getattr(args, "switch_cost_from", None)
+    which = getattr(args, "switch_measurement", None)
+    if source is None:
+        if which is not None:
+            raise TacetError("--switch-measurement goes with --switch-cost-from")
+        return None
+    if args.switch_cost is not None:
+        raise TacetError("give --switch-cost or --switch-cost-from, not both")
+    return switchcost.from_bench(source, which or DEFAULT_MEASUREMENT, app.board.clock_hz)
+
+
 def plan(app: App, args: argparse.Namespace, hyperperiod: int | None = None) -> Plan:
     _check_sections(app)
+    measured = _measured(app, args)
     overheads = _overheads(app, args)
+    if measured is not None:
+        overheads = replace(overheads, switch=measured.worst(), source=measured.source)
     threads = app.resolved_threads()
     taskset = from_app(app, threads)
     if not taskset.tasks:
@@ -260,6 +290,7 @@ def plan(app: App, args: argparse.Namespace, hyperperiod: int | None = None) -> 
         sliced=tuple(t.name for t in app.threads if t.timed and t.time_slice),
         auto_priority=frozenset(t.name for t in app.threads if t.priority is None),
         auto_threshold=frozenset(t.name for t in app.threads if t.threshold is None),
+        measured=measured,
     )
 
 
@@ -307,6 +338,7 @@ def simulate(p: Plan, eng: engine.Engine) -> tuple[engine.Result, analysis.Resul
         seed=p.seed,
         switch_cost=p.overheads.switch,
         release_cost=p.overheads.release,
+        measured=p.measured,
     )
     return result, bounds
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from tacet import analysis, engine, yamldoc
+from tacet import analysis, engine, switchcost, yamldoc
 from tacet.appdesc import REPO
 from tacet.crosscheck import Case, dm_priorities, in_mode
 from tacet.errors import TacetError
@@ -79,6 +79,7 @@ class Spec:
     files: tuple[int, ...]
     regfiles: tuple[tuple[str, int], ...] = ()  # the model's parameters but `files`
     release_cost: int = 0
+    measured: tuple[int, ...] = ()  # switch costs drawn from tacet bench's samples (cycles)
 
     def items(self) -> list[tuple[int, float, int]]:
         return [(n, u, k) for n in self.tasks for u in self.utilisations for k in range(self.sets)]
@@ -126,7 +127,18 @@ def load_spec(path: Path, display: str | None = None) -> Spec:
     if "bcet" in execution and execution["model"] != "uniform":
         source.error(("execution", "bcet"), "only the uniform model takes bcet")
     cost = d.get("switch_cost", 0)
-    regfiles = cost["regfiles"] if isinstance(cost, dict) else None
+    regfiles = cost.get("regfiles") if isinstance(cost, dict) else None
+    measured: tuple[int, ...] = ()
+    if isinstance(cost, dict) and "bench" in cost:
+        results = Path(path).parent / cost["bench"]
+        try:
+            measured = switchcost.from_bench(
+                results,
+                cost.get("measurement", switchcost.DEFAULT_MEASUREMENT),
+                cost["clock_hz"],
+            ).costs
+        except TacetError as error:
+            source.error(("switch_cost", "bench"), error.message)
     horizon = d.get("horizon", {"longest_periods": DEFAULT_LONGEST_PERIODS})
     modes = tuple(d.get("modes", MODES))
     files = tuple(regfiles["files"]) if regfiles else (0,)
@@ -146,6 +158,7 @@ def load_spec(path: Path, display: str | None = None) -> Spec:
         execution=(execution["model"], float(execution.get("bcet", 1.0))),
         modes=modes,
         switch_cost=cost if isinstance(cost, int) else 0,
+        measured=measured,
         files=files,
         regfiles=tuple((k, regfiles[k]) for k in REGFILE_FIELDS if k in regfiles)
         if regfiles
@@ -188,9 +201,11 @@ def run_item(eng: engine.Engine, spec: Spec, item: tuple[int, float, int]) -> li
     rows = []
     for files in spec.files:
         regfiles = spec.regfile_model(files) if files else None
-        switch = (
-            regfiles.worst([t.period for t in base.tasks], eng) if regfiles else spec.switch_cost
-        )
+        measured = engine.MeasuredCost(spec.measured) if spec.measured else None
+        if regfiles:
+            switch = regfiles.worst([t.period for t in base.tasks], eng)
+        else:
+            switch = measured.worst() if measured else spec.switch_cost
         case = Case(seed, base, switch, spec.release_cost, horizon)
         for mode in spec.modes:
             ts = in_mode(case, mode)
@@ -202,6 +217,7 @@ def run_item(eng: engine.Engine, spec: Spec, item: tuple[int, float, int]) -> li
                 switch_cost=spec.switch_cost,
                 release_cost=spec.release_cost,
                 regfiles=regfiles,
+                measured=measured,
             )
             values = (
                 n,
