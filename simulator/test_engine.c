@@ -221,6 +221,19 @@ static void switch_cost_by_hand(void)
   CHECK_EQ(total.context_switches, 4);
 }
 
+/* switch_cost_by_hand's schedule priced by the model `fn`: four switches at `each` cycles. */
+static void four_switches_at(tsim_switch_cost_fn fn, void *model, uint64_t each)
+{
+  begin(2, 30 * K);
+  task(0, 0, 10 * K, 3 * K);
+  task(1, 1, 20 * K, 4 * K);
+  cfg.switch_fn = fn;
+  cfg.switch_arg = model;
+  CHECK_EQ(run(), 0);
+  CHECK_EQ(total.context_switches, 4);
+  CHECK_EQ(total.switch_cycles, 4 * each);
+}
+
 static uint64_t by_incoming(int32_t from, int32_t to, void *arg)
 {
   unsigned *calls = arg;
@@ -297,14 +310,7 @@ static void regfile_costs_by_hand(void)
   CHECK_EQ(tsim_regfile_cost(0, 1, &m), 10 + 2 * 2 * 1 + 3);
   CHECK_EQ(tsim_regfile_cost(1, 0, &m), 10 + 2 * 2 * 1 + 3);
   /* In a run: switch_cost_by_hand's schedule, four switches at 17 cycles each. */
-  begin(2, 30 * K);
-  task(0, 0, 10 * K, 3 * K);
-  task(1, 1, 20 * K, 4 * K);
-  cfg.switch_fn = tsim_regfile_cost;
-  cfg.switch_arg = &m;
-  CHECK_EQ(run(), 0);
-  CHECK_EQ(total.context_switches, 4);
-  CHECK_EQ(total.switch_cycles, 4 * 17);
+  four_switches_at(tsim_regfile_cost, &m, 17);
 }
 
 /* A measured cost: every switch costs one of the samples, each sample is drawn, and the same
@@ -329,14 +335,7 @@ static void measured_cost_draws_the_samples(void)
   /* One sample: a constant. In a run, switch_cost_by_hand's four switches at 17 cycles. */
   static const uint64_t one[1] = {17};
   tsim_measured c = {.n = 1, .costs = one, .state = 1};
-  begin(2, 30 * K);
-  task(0, 0, 10 * K, 3 * K);
-  task(1, 1, 20 * K, 4 * K);
-  cfg.switch_fn = tsim_measured_cost;
-  cfg.switch_arg = &c;
-  CHECK_EQ(run(), 0);
-  CHECK_EQ(total.context_switches, 4);
-  CHECK_EQ(total.switch_cycles, 4 * 17);
+  four_switches_at(tsim_measured_cost, &c, 17);
 }
 
 /* Each release costs the interrupt 250 cycles before the thread it makes ready runs. */
