@@ -106,6 +106,13 @@ class MeasuredCost:
     costs: tuple[int, ...]
     source: str = ""
 
+    def __post_init__(self) -> None:
+        # Checked once, here, rather than at every run that prices its switches with it.
+        if not self.costs or len(self.costs) > 2**32 - 1:
+            raise TacetError("a measured switch cost needs at least one sample")
+        for value in self.costs:
+            _check_int("a measured switch cost", value, 0, TIME_MAX - 1)
+
     def worst(self) -> int:
         """The most one switch costs: what a constant-cost analysis charges."""
         return max(self.costs)
@@ -351,10 +358,6 @@ class Engine:
             config.switch_fn = self._regfile_cost
             config.switch_arg = ctypes.cast(ctypes.pointer(model), ctypes.c_void_p)
         elif measured is not None:
-            if not measured.costs or len(measured.costs) > 2**32 - 1:
-                raise TacetError("a measured switch cost needs at least one sample")
-            for value in measured.costs:
-                _check_int("a measured switch cost", value, 0, TIME_MAX - 1)
             array = (u64 * len(measured.costs))(*measured.costs)
             # The draws' state from the run's seed (a fixed offset: not the execution times').
             sample = _Measured(len(measured.costs), array, (seed ^ 0x5EED5EED5EED5EED) & U64_MAX)

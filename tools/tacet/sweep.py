@@ -199,9 +199,9 @@ def run_item(eng: engine.Engine, spec: Spec, item: tuple[int, float, int]) -> li
     base, seed, horizon = taskset(spec, n, u, k)
     drawn = sum(t.wcet / t.period for t in base.tasks)
     rows = []
+    measured = engine.MeasuredCost(spec.measured) if spec.measured else None
     for files in spec.files:
         regfiles = spec.regfile_model(files) if files else None
-        measured = engine.MeasuredCost(spec.measured) if spec.measured else None
         if regfiles:
             switch = regfiles.worst([t.period for t in base.tasks], eng)
         else:
