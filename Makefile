@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Tacet: the developer entry points. Run from the repository root.
 #
 #   make deps    install what is missing, and only that: Debian packages (apt-get, as root)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What the Cortex-M benchmarks print (bench/cm_switch, bench/trace_cost): instructions counted
  * by QEMU (-icount, tc_cm_cycles_to_instructions), per event, with two decimals.

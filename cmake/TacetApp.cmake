@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tacet_add_app(<target> <app.yaml>): build <target> with the start-up code generated from a
 # system description (docs/config.md). At build time `tacet config` turns the description into
 # tacet_app.c and tacet_app.h under <build>/tacet_apps/<path of the description>/; the source

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cmake --install: Tacet as a CMake package (docs/using-tacet.md). Installed under the prefix:
 #
 #   include/tacet/              the portable headers (the same in every configuration)
@@ -6,6 +7,7 @@
 #   lib/cmake/Tacet/            TacetConfig.cmake, TacetConfigVersion.cmake, and <config>/:
 #                               the exported target tacet::kernel and what the configuration is
 #   share/tacet/cmake/          the toolchain files
+#   share/doc/tacet/LICENSE     the licence (MIT), which a copy of the kernel must carry
 #
 # <config> is TACET_INSTALL_CONFIG (sim, cortex-m3, cortex-m4f by default), so every
 # configuration installs into the same prefix beside the others and find_package(Tacet
@@ -47,6 +49,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/cmake/arm-none-eabi.cmake
               ${PROJECT_SOURCE_DIR}/cmake/arm-none-eabi-clang.cmake
               ${PROJECT_SOURCE_DIR}/cmake/aarch64-linux-gnu.cmake
         DESTINATION share/tacet/cmake)
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION share/doc/tacet)
 
 # What TacetConfig.cmake needs to know of this configuration.
 string(REPLACE ";" " " _tacet_emulator "${TACET_EMULATOR}")

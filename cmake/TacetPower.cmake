@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tacet_power_table(<target> <board>): compile <target> with the C header of a board power
 # table (docs/energy.md, "Board tables"). <board> is a table's name in power/ (lpc2148) or a
 # path to a .yaml file (relative to the calling CMakeLists.txt). At build time `tacet power

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Cross build of the sim port for AArch64 Linux, run under qemu-user: CI exercises the sim
 # port's AArch64 context switch (ports/sim/context.S) on an x86-64 machine.
 # Debian packages: gcc-aarch64-linux-gnu, qemu-user.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Toolchain file for the Cortex-M port built with clang: the cores and flags of
 # arm-none-eabi.cmake (TACET_CPU), clang in place of arm-none-eabi-gcc, compiling against the
 # newlib headers of gcc-arm-none-eabi. For the compiler's warnings on the port (`make lint`

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Toolchain file for the Cortex-M port: arm-none-eabi-gcc with newlib (Debian packages
 # gcc-arm-none-eabi and libnewlib-arm-none-eabi).
 #

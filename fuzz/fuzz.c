@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the libFuzzer harnesses share (fuzz.h). */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What the libFuzzer harnesses share (docs/fuzzing.md): the input as a stream of choices, a
  * kernel run per input, and actors -- threads that make a blocking call on the driver's

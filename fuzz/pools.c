@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Fuzz harness: byte pools and block pools (kernel/byte_pool.c, kernel/block_pool.c) against
  * a model of each, as their headers describe them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Fuzz harness: message queues and message ports (kernel/queue.c, kernel/msgport.c) against
  * a model FIFO of each, as their headers describe them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Fuzz harness: random sequences of kernel services from every calling context -- threads
  * (with and without the scheduler lock, and inside their signal handlers), LISRs (bracketed

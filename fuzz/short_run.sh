@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # short_run.sh HARNESS RUNS SCRATCH CORPUS: the seeded run ctest makes of a harness. Every
 # input of CORPUS first, then inputs libFuzzer derives with seed 1, RUNS in all; new ones go to
 # SCRATCH/new (SCRATCH is emptied first), a failing input to SCRATCH/crash-*. The same inputs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Block pools (tacet/block_pool.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Byte pools (tacet/byte_pool.h): first fit over an address-ordered free list, boundary tags.
  *

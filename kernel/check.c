@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tc_check(): every internal invariant of the kernel, executable. Tests call it after every
  * step; it is linear in the number of objects and masks interrupts while it runs.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Event flags (tacet/event.h).
  *

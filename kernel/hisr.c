@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * HISRs (tacet/hisr.h): deferred interrupt handlers with a context of their own.
  *

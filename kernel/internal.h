@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Kernel-private declarations: the kernel state, list primitives, the critical-section
  * helpers and the scheduler's internal interface used by every object file.

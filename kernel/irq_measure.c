@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Interrupt-latency measurement build (TC_IRQ_OFF_MEASURE=1): the kernel lock becomes a pair
  * of functions that time every stretch during which the kernel keeps interrupts masked, from

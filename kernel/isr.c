@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Interrupt entry and exit (the LISR bracket) and the interrupt mask services.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Message ports (tacet/msgport.h): a ring of pointers. Nothing is copied but the pointer, so
  * every operation is constant time whatever the size of the message.

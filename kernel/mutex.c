@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Mutexes with ownership transfer, recursion and transitive priority inheritance
  * (tacet/mutex.h states the rules).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Operating points, energy accounting and power policies (include/tacet/power.h,
  * docs/energy.md).

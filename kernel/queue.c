@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Message queues (tacet/queue.h): a ring of fixed-size slots in the caller's buffer.
  *

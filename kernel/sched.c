@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The scheduler: ready set, choice of the next thread, preemption threshold, waiting.
  *

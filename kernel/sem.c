@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Counting and binary semaphores (tacet/sem.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Counters and the one place where a context switch is committed: switches, preemptions,
  * run time per thread and idle time are accounted here, and the outgoing thread's stack is

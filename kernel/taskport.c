@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Task ports (tacet/taskport.h): a one-word mailbox in each thread's control block.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Thread services. Each public function starts with its argument checks (the front layer,
  * dropped with TC_CHECKS=0), then does its work under the kernel lock. State checks that

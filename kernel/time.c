@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * System time: the tick counter and the delta list of timeouts (seed 004, fig. 12).
  *

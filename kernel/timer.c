@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Software timers (tacet/timer.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The event trace (TC_TRACE=1; include/tacet/trace.h, docs/trace.md): the buffer, its object
  * registry and the one function every trace point calls.

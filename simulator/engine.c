@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The simulation engine (engine.h): a task set on the real kernel, on the sim port.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The simulation engine: a task set run on the real kernel (the sim port), configured at run
  * time, for `tacet simulate` (tools/tacet/engine.py loads it with ctypes) and for C programs.

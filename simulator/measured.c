@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A switch cost drawn from measurements (engine.h, tsim_measured): the samples a benchmark took
  * on a target (`tacet bench`'s results.json, tools/tacet/switchcost.py), one drawn per switch,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The simulation engine (engine.h): hand-computed schedules, critical sections with and
  * without priority inheritance, the execution-time models' bounds, the p99, misses at the
  * horizon, switch and release costs, determinism and refused configurations. Built with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The scenario interpreter: runs scenarios on the kernel and prints what happened, for
  * `tacet conformance` to compare with the reference model (tools/tacet/model.py). The text

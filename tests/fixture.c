@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The shared test fixture (fixture.h). */
 #include <string.h>
 

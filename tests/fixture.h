@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The objects of a test fixture: one of each kind, each in a known state, compared byte for
  * byte around a call that must change nothing (test_context, test_misuse). */
 #ifndef TCT_FIXTURE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The default reaction to a stack overflow (sim port): tc_stack_overflow_hook, weak in the
  * kernel, stops the system naming the thread. A thread overwrites its stack guard and sleeps;
  * ctest passes when the panic message names it (tests/CMakeLists.txt); the port's panic

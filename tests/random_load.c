@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The random load of random_load.h.
  *

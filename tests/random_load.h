@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * random_load: a seeded random load of kernel services on every object type, issued from
  * threads, from interrupt handlers (the tc_isr_enter/tc_isr_exit bracket), from an HISR, from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Run only in a sanitizer build (TACET_SANITIZE): a thread does something wrong on purpose and
  * the sanitizer must say so -- ctest passes when the report names it. This is the evidence
  * that the sanitizers follow the sim port into its threads' stacks, so that the clean runs of

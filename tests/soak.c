@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * soak: the random load of tests/random_load.c for millions of service calls, on any port.
  *

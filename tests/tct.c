@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Port-neutral part of the test harness. */
 #include "tct.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tct: the kernel test harness. Port-neutral: the same test sources build for the sim port
  * and for the Cortex-M boards; the few port-specific pieces are in tct_<port>.c.

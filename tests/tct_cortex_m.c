@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Cortex-M part of the test harness (QEMU mps2 boards, -icount shift=5). */
 #include <stdio.h>
 #include <stdlib.h>

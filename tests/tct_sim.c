@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sim-port part of the test harness. */
 #include "tacet/sim.h"
 #include "tct.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The code generated from a system description (tests/test_app.yaml, through tacet_add_app):
  * tacet_app_create() creates one object of every kind with what the description says, in
  * every kernel configuration and on every port, and the objects work. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Block pools: geometry and alignment, exhaustion and refill, double frees and foreign
  * pointers refused with the pool intact, waiters in priority order with direct hand-over,
  * timeouts, deletion with waiters, interrupt use, caller errors. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Byte pools: alignment and sizes, first fit, coalescing with either and both neighbours,
  * fragmentation then one large allocation, double frees, foreign pointers and headers forged
  * in an allocation refused with the pool intact, a randomized workout with the invariants checked after every step,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The invariant checker catches what it claims to: each case corrupts one piece of kernel
  * state on purpose, expects tc_check() to name it, and repairs it. Without this, a checker

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Calling contexts: every cell of the table in docs/services.md ("Calling contexts"), service
  * by context. A cell is one kernel run: fresh objects, then the service called once in one
  * context -- a thread, start-up code, a LISR (tct_interrupt: a simulated interrupt on the sim

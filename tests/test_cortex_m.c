@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Cortex-M port tests (QEMU mps2-an385 / mps2-an386): what only this port does. Real NVIC
  * interrupts enter the kernel, nest, and cause one switch at the outermost exit (PendSV

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The energy snapshot of a trace (kernel/power.c, TC_TRACE_EV_ENERGY in include/tacet/trace.h,
  * docs/trace.md): tc_trace_disable() records the energy books, and every figure in it is the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Event flags: every status and mode check, ANY / ALL / CLEAR when satisfied at once, one set
  * releasing several waiters in priority order (FIFO among equals), every waiter of one set

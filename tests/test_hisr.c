@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* HISRs: creation rules, priority order, FIFO within a priority, one run per activation,
  * preemption only by higher HISRs, context rules, the scheduler lock, counters. A LISR is
  * simulated inside a thread with tc_isr_enter() / tc_isr_exit(). */

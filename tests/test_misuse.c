@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Misuse and every status: every error status of every public service, provoked once each,
  * from a thread, on
  * the shared fixture (fixture.h). The call must return that status and leave every object of

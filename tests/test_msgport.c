@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Message ports: zero copy (the receiver gets the very pointer that was sent), FIFO order
  * with wrap-around, every status, waiting receivers and senders in priority order (FIFO

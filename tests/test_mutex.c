@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Mutexes: ownership, recursion, hand-over to waiters in priority order (FIFO among equals),
  * every status; priority inheritance -- basic, transitive over three levels, undone exactly

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Energy accounting and power policies (kernel/power.c, include/tacet/power.h): the API's
  * statuses, the accounting identities, the closed form, each policy's choice in scripted

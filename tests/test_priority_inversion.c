@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Seed 002's mutex experiment (examples/priority_inversion), from the kernel's own clocks and
  * no trace: High's worst time from mutex get to put is bounded by Low's critical section with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Seed 002's experiment (examples/producer_consumer): the exact switch counts, 18 and 4 per
  * 9 messages, over many rounds, and what the threshold saves in virtual time.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Preemption threshold: the issue's L/M/H example, nesting of three thresholds, threshold and
  * priority changes while running, ready, preempted and blocked, yields and time slices.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Message queues: every status, FIFO order, urgent messages, wrap-around of the ring with an
  * odd message size, direct delivery to a waiting receiver, waiting senders admitted in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Randomised sequences of service calls on every object type, from threads, interrupt
  * handlers, an HISR, timer callbacks and signal handlers (tests/random_load.c), seeded and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Semaphores: counting and binary, every status, hand-over to waiters in priority order
  * (FIFO among equals), timeouts, a timeout and a release in the same tick, deletion with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Signals, the port-neutral part: errors, sending to oneself (before the send returns, no
  * nesting), interrupting a sleep (it goes on to its deadline, or ends if the handler asks),
  * interrupting a pool wait (it restarts: a block freed meanwhile is found, a pool deleted

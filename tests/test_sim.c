@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The sim port: virtual time, simulated interrupts inside consume, switch cost, idle (and
  * its tick skipping), stop, determinism and repeated runs in one process. */
 #include <stdio.h>

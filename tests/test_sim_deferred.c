@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* HISRs, signals and timers with real simulated interrupts (sim port): exact cycles of HISR
  * runs and preemption inside tc_sim_consume, switch costs and counters, signal delivery where
  * it needs the port (an interrupt returning to its thread, a preempted thread; suspended and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The MPU stack guard on the Cortex-M port (TC_MPU_STACK_GUARD; ports/cortex-m/guard.c,
  * docs/stack-guard.md), under QEMU, whose mps2 boards model the ARMv7-M MPU.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The MPU stack guard's overflows that stop the run (ports/cortex-m/guard.c): one scenario
  * per run, named by the first argument (QEMU -append). ctest matches the message each one

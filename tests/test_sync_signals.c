@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Signals and the waits of the synchronisation objects. A signal sent to a thread waiting on
  * a semaphore, mutex, queue, message port, task port or event group runs its handler at once;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A timeout and a release in the same tick, pinned down on the sim port, where a simulated
  * interrupt can be raised at an exact cycle (tc_sim_irq_at).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Task ports: one word in the receiver's control block. Every status, direct hand-over to a
  * waiting receiver, posters waiting in priority order (FIFO among equals), timeouts, abort,

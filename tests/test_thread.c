@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Every thread service: success, every error status, edge cases. */
 #include "internal.h" /* counters_carry_between_words sets a thread's counters */
 #include "tct.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Time: the tick, sleep ordering, the delta list under removal, long sleeps, time slices. */
 #include "tct.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Software timers: errors, one-shot and periodic expiries at exact ticks, no drift over many
  * periods (even with long or late callbacks), activate / deactivate / change / delete, the
  * callback context (the timers' HISR: before threads, cannot block), callbacks that manage

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The event trace (include/tacet/trace.h): every status of tc_trace_enable, tc_trace_disable
  * and tc_trace_user; and, in a build with the trace compiled in (the `trace` configuration),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cm_switch: instructions per thread-to-thread context switch on the Cortex-M port, counted
  * by QEMU (-icount shift=5: tc_cycles() ticks at 25 MHz, 1.25 instructions per tick).

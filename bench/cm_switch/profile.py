@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Where the instructions of one context switch go, function by function.
 
 Runs a cm_switch ELF under QEMU with one instruction per translation block and an execution

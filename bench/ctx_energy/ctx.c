@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ctx_energy: seed 000's context-switch experiment (tables 2-3, figs. 9-10) on Tacet, on the
  * LPC2148's five operating points (power/lpc2148.yaml, through its generated header).

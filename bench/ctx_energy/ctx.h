@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Seed 000's experiment (context switches on an LPC2148, tables 2-3, figs. 9-10) on Tacet: a
  * UART-transmission task and a MAC task of 4, 16 or 32 multiply-accumulates, run once one

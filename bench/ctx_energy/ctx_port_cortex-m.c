@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Cortex-M glue (QEMU mps2-an385 / an386): the bytes go through the board's CMSDK APB UART,
  * the interrupt is timer 1's line raised from software, and cycles are the instructions QEMU
  * counts (-icount shift=5, one instruction every 32 ns: tc_cm_cycles_to_instructions). */

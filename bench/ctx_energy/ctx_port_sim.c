@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sim-port glue: the UART is a receive buffer on the host and each byte costs a fixed number
  * of virtual cycles, the MAC work too, the interrupt is a simulated one at the current cycle,
  * and every context switch costs the port's switch cost. Virtual cycles are what the sim port

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """What the difference of seed 000's experiment is made of, function by function.
 
 Runs a ctx_energy ELF (bench/ctx_energy) with the argument `profile` under QEMU twice: once as

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ctest's check of bench/dpm: the program succeeds (its own checks: every run's parts add up
 # to its total) and its output is complete: a row for every policy of every workload with
 # every column, and the summary table with a cell for every policy.

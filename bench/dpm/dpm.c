@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dpm: seed 004's power-management experiment (UbiFOS, tables 1 and 2) on the sim port, with
  * the S3C2440's operating points (power/s3c2440.yaml, through its generated header).

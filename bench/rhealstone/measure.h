@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What bench/rhealstone and bench/scaling share: the time stamp, the sample store and the
  * output format that `tacet bench` reads (tools/tacet/bench_format.py checks it).

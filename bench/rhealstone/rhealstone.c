@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The six Rhealstone parameters (Kar and Porter 1989, as seed 003 section II measures them),
  * each measured two ways: between empty threads, and with the measurement points inside

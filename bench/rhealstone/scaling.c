@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * scaling: the cost of a preemption -- make a thread ready, choose it, switch to it -- with
  * 1, 2, 4 ... 256 threads ready (seed 004 fig. 14, which plots it for three schedulers). It

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sim_engine: simulated jobs per second of host time, on one core, for a 10-thread periodic
  * set run by the simulation engine (simulator/engine.h) on the real kernel.

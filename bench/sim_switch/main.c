@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sim_switch: context switches per second of host time on the sim port.
  *

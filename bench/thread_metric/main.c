@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Thread-Metric for Tacet: the eight tests of the RTOS benchmark suite that ThreadX, FreeRTOS
  * and Zephyr users quote, written from the suite's public description (not its code), with

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Where the instructions of a Thread-Metric operation go, function by function.
 
 Runs one test of a thread_metric ELF under QEMU, once plainly for the program's own figure and

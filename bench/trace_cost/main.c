@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * trace_cost: what the event trace (TC_TRACE=1) costs, in instructions counted by QEMU
  * (-icount shift=5: tc_cycles() ticks at 25 MHz, 1.25 instructions per tick), on a kernel

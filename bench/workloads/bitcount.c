@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Bit counting (MiBench's automotive group counts bits several ways): the set bits of 256
  * pseudo-random words by four methods -- shifting through every bit, clearing the lowest set

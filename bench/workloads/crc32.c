@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * CRC-32 as Ethernet, zip and PNG use it (polynomial 0x04C11DB7, bits reflected, so the
  * register shifts right with 0xEDB88320; initial value and final xor 0xFFFFFFFF): once bit by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Dijkstra's shortest paths (Dijkstra 1959; MiBench's network group) on a small directed
  * graph: 32 nodes, an adjacency matrix of pseudo-random weights 1..99 (about a third of the

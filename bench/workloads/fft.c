@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Fixed-point FFT (MiBench's telecomm group): a 256-point radix-2 decimation-in-time FFT in
  * Q15, each butterfly stage scaled by 1/2 so that nothing overflows (the result is X[k] / N).

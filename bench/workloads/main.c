@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * workloads: run every workload of bench/workloads once in a thread, check that it passed its
  * self-check and called its three points in order, and print what a run costs: instructions

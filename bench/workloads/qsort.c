@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Quicksort (Hoare 1962; MiBench's automotive group sorts too) of 600 pseudo-random words:
  * partitions around the median of the first, middle and last element (Hoare's scheme), the

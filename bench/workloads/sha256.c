@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * SHA-256 (FIPS 180-4, sections 4.1.2, 4.2.2, 5.1.1, 5.3.3 and 6.2), written from the
  * standard: the message padded to 512-bit blocks, each block expanded to 64 words and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * String search (MiBench's office group): the occurrences of 8 patterns in 1 KB of text made
  * of words from a small vocabulary, found by Horspool's simplification of Boyer-Moore

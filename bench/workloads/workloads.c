@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The table of workloads (workloads.h). Footprints: the bytes of data each run works on,
  * counted from its arrays (code and constant tables left out).

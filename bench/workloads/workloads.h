@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Realistic workloads for the Rhealstone measurements (bench/rhealstone), in the spirit of
  * MiBench's groups (seed 003 takes one program from each): security (SHA-256), network and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hello: three threads share the CPU on the sim port; the kernel counts what every switch
  * cost. `worker` threads of equal priority are time-sliced; `sensor` wakes every 5 ticks,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * periodic_control: an application whose threads, objects, priorities and thresholds come
  * from its system description (app.yaml), turned into tacet_app.c / tacet_app.h at build

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Port glue of the periodic_control example (periodic_port_<port>.c). */
 #ifndef PERIODIC_H
 #define PERIODIC_H

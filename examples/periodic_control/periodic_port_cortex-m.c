@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Cortex-M glue: work is a spin of known length under QEMU -icount shift=5 (32 ns per
  * instruction), the description's cycles counted at TACET_APP_CLOCK_HZ. */
 #include "periodic.h"

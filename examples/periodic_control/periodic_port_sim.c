@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sim-port glue: work is virtual time at the sim's clock (TC_SIM_CPU_HZ). */
 #include "periodic.h"
 #include "tacet/sim.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * priority_inversion: seed 002's mutex experiment on Tacet (pi.h), printed in the shape of
  * the seed's two tables. Usage: priority_inversion [plain|threshold|inherit|both]...

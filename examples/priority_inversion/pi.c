@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The experiment itself: port-neutral (see pi.h). */
 #include "pi.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The mutex experiment of seed 002 ("Preemption-threshold can help avoid priority
  * inversion"): three threads, High, Medium and Low, and one mutex that High and Low share.

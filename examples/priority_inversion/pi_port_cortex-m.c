@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Cortex-M glue for the experiment: work is a spin of known length under QEMU -icount, where
  * a tick is a fixed number of instructions. */
 #include "pi.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sim-port glue for the experiment: work is virtual time. Context switches are not charged
  * (tc_sim_set_switch_cost stays 0), so every time this port prints is the threads' work. */
 #include "pi.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * producer_consumer: seed 002's experiment on Tacet, printed as the seed's table
  * ("Assessing the results"). Usage: producer_consumer [rounds] [switch-cost-cycles]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The experiment itself: port-neutral (see pc.h). */
 #include "pc.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The producer/consumer experiment of seed 002 ("Reducing context switching with
  * preemption-threshold"): one producer D (priority 4) feeds three consumers A, B, C

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Cortex-M glue for the experiment: work is a spin of known length, time is instructions
  * counted by QEMU (-icount), and switches cost what the port's switch really costs. */
 #include "pc.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sim-port glue for the experiment: virtual cycles, a configurable switch cost. */
 #include "pc.h"
 #include "tacet/sim.h"

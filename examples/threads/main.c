@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * threads: a port-neutral tour of the thread services; it builds and runs unchanged on the
  * sim port and on the Cortex-M boards (tacet run --target sim|qemu-m3|qemu-m4

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Block pools: fixed-size blocks carved from memory the application gives, allocated and
  * freed in constant time (seed 004's memory pool level: deterministic, no fragmentation).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Byte pools: variable-size allocation from memory the application gives (seed 004's heap
  * level), first fit with immediate coalescing (Knuth's boundary-tag method).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Kernel build options. Each one is a compile definition with its default here; CMake may
  * override any of them (-DTC_PRIORITIES=32 ...), and an application may supply

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Event flags: a group of 32 flags. Threads wait for ANY of a set of flags (disjunctive
  * synchronisation) or for ALL of them (conjunctive), seed 004 fig. 11.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * High-level interrupt service routines (HISRs): the deferred half of seed 004's LISR / HISR
  * split.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Kernel start-up, time, scheduler lock, interrupts and counters.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Message ports: zero-copy messages. A port carries pointers, not the messages they point to
  * (seed 004: "the message port delivers a message pointer instead of copying the message"),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Mutexes: an owner, recursive locking, optional priority inheritance.
  *

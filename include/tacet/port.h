@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The port contract: everything the portable kernel needs from a CPU port, and nothing else.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Operating points, energy accounting and power policies (seeds 000 and 004; docs/energy.md).
  *

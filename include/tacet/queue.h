@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Message queues: fixed-size messages copied into a ring in the caller's buffer, and copied
  * out again (seed 004: "message delivery is done through copy, not through pointers").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Signals: 32 asynchronous flags per thread, and a handler that runs in the target thread's
  * context before the thread continues (seed 004: exceptions and asynchronous events for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tacet public API: include this one header. */
 #ifndef TACET_H
 #define TACET_H

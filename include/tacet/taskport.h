@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Task ports: one 32-bit word passed to a thread through a slot in its own control block
  * (seed 004: "a task port is implemented using a field of the task control block rather than

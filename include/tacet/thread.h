@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Threads: creation, the life-cycle services, priorities and preemption thresholds.
  *

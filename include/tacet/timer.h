@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Software timers: one-shot or periodic, a callback per expiry (seed 004, fig. 12).
  *

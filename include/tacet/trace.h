@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The event trace (TC_TRACE=1): the kernel records what it does into a buffer the application
  * provides, in a format that decodes without the program's ELF file (`tacet trace`,

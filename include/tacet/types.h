@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Types shared by every kernel object: the status codes, the wait constants, and the intrusive
  * list and timeout nodes that control blocks embed. Control blocks are allocated by the

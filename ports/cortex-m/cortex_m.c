@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Cortex-M port, C part: thread frames, the tick, the start-up/idle context, ending a run.
  * The switch itself is pendsv.S; the board (boards/<name>/) provides the memory map, the

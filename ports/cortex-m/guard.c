@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Cortex-M port: the MPU stack guard (TC_MPU_STACK_GUARD; docs/stack-guard.md).
  *

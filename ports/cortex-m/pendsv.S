@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The context switch: the PendSV exception handler.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Cortex-M port (ARMv7-M): TACET_CPU = cortex-m3 | cortex-m4f, built with the toolchain file
 # cmake/arm-none-eabi.cmake (which sets the code generation flags for TACET_CPU).
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Console, exit code, command line and host files through ARM semihosting (a BKPT 0xAB trap
  * that the debugger or QEMU serves), and the newlib system calls built on them, so printf(),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ARMv7-M start-up: the vector table, the reset code, fault reports, panic.
  *

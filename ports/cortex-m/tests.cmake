@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Kernel tests on the Cortex-M port, included by tests/CMakeLists.txt: the port-neutral tests
 # plus test_cortex_m, each built per configuration and run under QEMU by ctest (the emulator
 # command, CMAKE_CROSSCOMPILING_EMULATOR, comes from port.cmake: -icount shift=5,sleep=off,

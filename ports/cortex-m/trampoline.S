@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Signal delivery on Cortex-M, the assembly half (trampoline.c has the C half, the frame
  * layout and the reasons). Linked only into programs that use signals: trampoline.c refers

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Signal delivery on Cortex-M: run a thread's signal handlers in its own context before it
  * goes on (the port's part of tc__signal_deliver, tacet/port.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Sim port context switch: tc__sim_ctx_switch(void **save_sp, void *load_sp) pushes the
  * callee-saved registers (and the floating-point control state) on the current stack, stores

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Sim port: kernel threads as host machine contexts on a virtual clock.
 set(TACET_PORT_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/sim.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Sim port: contexts, the virtual clock, simulated interrupts and the idle loop.
  * See tacet_port.h for the model.

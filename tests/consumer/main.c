@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * consumer: the smallest program a project outside the Tacet tree builds against tacet::kernel
  * (tools/tests/test_package.py). A thread waits on a semaphore that main's second thread gives

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The C headers generated from the board power tables (power/NAME.yaml, tacet_power_table) compile
  * with the project's warnings and hold what tc_power_init() takes: a point count within

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * trace_known: a run whose trace is known in advance, for the decoder's round trip
  * (tools/tests/test_trace_roundtrip.py runs it with `tacet run --trace` on sim, qemu-m3 and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Host tools for the Tacet real-time kernel (the ``tacet`` command line)."""
 
 from pathlib import Path

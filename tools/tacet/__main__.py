@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Allow ``python -m tacet``."""
 
 import sys

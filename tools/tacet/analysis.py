@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Schedulability analysis for fixed-priority preemption-threshold scheduling (issue 12).
 
 This module is the contract between the system description (``tacet.appdesc``: YAML in,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """How long the analysis takes on a large set: `python -m tacet.analysis_bench`.
 
 A benchmark, not a test: it builds a seeded random set of threads (UUniFast utilisations,

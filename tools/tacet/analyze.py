@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """``tacet analyze APP.yaml``: schedulability of a system description.
 
 Loads and checks the description (tacet.appdesc), fills the priorities and thresholds it

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The API reference of the documentation site, read from the comments of the public headers.
 
 Each public header (include/tacet/*.h) becomes one Markdown page: the header's opening

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The system description: ``app.yaml`` in, a checked model of the application out.
 
 ``load(path)`` reads a description (docs/config.md), checks it against the JSON Schema

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The C generator: a checked description (``tacet.appdesc.App``) to ``tacet_app.h`` and
 ``tacet_app.c``.
 

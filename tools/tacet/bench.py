@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """``tacet bench``: the benchmark suite on a target, its results as JSON, Markdown and plots;
 ``tacet bench compare`` to judge a change against an earlier run (docs/bench.md).
 

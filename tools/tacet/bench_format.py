@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What the benchmark programs print, read and checked: the sample format of bench/rhealstone
 (bench/rhealstone/measure.h says it line by line) and Thread-Metric's report lines.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The human side of ``tacet bench`` results: a Markdown report and matplotlib plots (PNG),
 both made from the results document alone (bench_results), so a results.json from any run
 can be drawn again."""

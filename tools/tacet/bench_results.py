@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The results of ``tacet bench``: from the programs' checked outputs (bench_format) to the
 JSON document that schema/tacet-bench.schema.json describes, and back.
 

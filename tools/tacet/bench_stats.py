@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The statistics of ``tacet bench``: a summary and a histogram per distribution of samples.
 
 - mean: the arithmetic mean;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """``tacet build``: configure a target's build tree and build an application."""
 
 import argparse

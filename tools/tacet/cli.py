@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The ``tacet`` command line.
 
 Subcommands live one per module. Each module listed in SUBCOMMANDS provides

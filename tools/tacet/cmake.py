@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Configuring and building a target's CMake build tree.
 
 Executables are looked up through CMake's file API (a codemodel-v2 query written before

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Arguments shared by the subcommands that build for a target, and their resolution."""
 
 import argparse

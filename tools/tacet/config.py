@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """``tacet config``: check a system description and generate its C start-up code.
 
 ``tacet config app.yaml`` checks the description (tacet.appdesc), prints a short summary and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """``tacet conformance``: random scenarios run on the kernel and on the reference model.
 
 Scenarios (tacet.scenario) are generated from a seed, run by the kernel's scenario

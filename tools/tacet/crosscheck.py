@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The simulator against the analysis, over seeded random task sets: ``python -m
 tacet.crosscheck``.
 

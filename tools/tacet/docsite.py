@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """MkDocs hooks of the documentation site (mkdocs.yml, ``hooks:``): the API reference.
 
 The reference's pages are generated from include/tacet/*.h and from each port's extras

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The energy model of include/tacet/power.h, in Python: what tc_energy_report() computes
 from the cycles the kernel counts, as a closed form the tests and experiments compare with.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The simulation engine (simulator/engine.h) called in process, through ctypes.
 
 ``library(repo, build_dir)`` builds ``libtacet_engine.so`` in a sim build tree (configuring

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The one exception type a subcommand raises for bad input or a failed step."""
 
 

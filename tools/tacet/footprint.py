@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Kernel footprint on the Cortex-M port: flash and RAM per kernel module.
 
 Two configurations, both built with arm-none-eabi-gcc -Os and TC_CHECKS=0 for a Cortex-M3

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Host programs: finding them and running them with clear failures."""
 
 import shutil

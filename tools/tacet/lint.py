@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """``tacet lint``: cppcheck on kernel/ and ports/, in every kernel configuration the builds use.
 
 Each configuration is one cppcheck run over the kernel and one port's C sources with that

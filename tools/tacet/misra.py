@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """``tacet misra``: MISRA C:2012 findings on kernel/, counted by rule (cppcheck's misra addon).
 
 The addon runs without the rule texts (MISRA sells them; cppcheck does not ship them), so it

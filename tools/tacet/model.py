@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The executable reference model of Tacet's scheduling and object semantics.
 
 This is the specification that docs/kernel.md states in words: given a scenario

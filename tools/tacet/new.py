@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """``tacet new``: write a minimal application project that builds against Tacet.
 
 The project (templates/new/) is a CMake project of its own: main.c with one thread released by

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Board power tables: ``power/NAME.yaml`` in, a checked table and a C header out.
 
 A table (docs/energy.md, "Board tables") gives a board's operating points (frequency, voltage),

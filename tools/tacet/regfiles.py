@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Seed 001's experiment on the engine: ``tacet simulate --regfiles`` (or ``python -m
 tacet.regfiles`` with its options).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Finding the Tacet source tree the commands act on."""
 
 from pathlib import Path

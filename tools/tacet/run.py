@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """``tacet run``: build an application and run it on its target, streaming its output.
 
 The exit status is the program's: on the sim port the process's, under QEMU the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Scenarios: small multi-thread programs that exercise the scheduling rules, in a text form
 that the reference model (tacet.model), the kernel's scenario interpreter
 (tests/conformance.c, on the sim port and on Cortex-M) and anything else that wants to

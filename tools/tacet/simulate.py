@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """``tacet simulate APP.yaml``: run a described system on the simulation engine.
 
 Loads and checks the description (tacet.appdesc), resolves the ``auto`` priorities and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """``tacet size``: the kernel's flash and RAM per module on Cortex-M (see tacet.footprint)."""
 
 import argparse

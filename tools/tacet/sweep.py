@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """``tacet simulate --sweep SPEC.yaml``: random task sets over a grid, on every core or a cluster.
 
 A sweep spec (schema/tacet-sweep.schema.json, docs/simulator.md) names task counts, total

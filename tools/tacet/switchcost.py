@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A switch cost model for the simulator from what `tacet bench` measured on a target.
 
 `tacet bench --target qemu-m3 --out DIR` keeps every sample of every measurement in

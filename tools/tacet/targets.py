@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The targets an application can be built for and run on.
 
 A target fixes the kernel port, the CMake options and toolchain, the build directory

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Random task sets for the simulator: utilisations and periods as the literature draws them.
 
 - ``uunifast_discard``: n utilisations summing to a total, uniformly distributed over the

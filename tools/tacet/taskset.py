@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A task set as the simulation engine runs it (docs/simulator.md): pure data, in cycles.
 
 ``TaskSet`` is what ``tacet.engine`` hands to the C engine and what ``tacet simulate`` builds

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """``tacet test``: build a target's kernel tests and run them with ctest."""
 
 import argparse

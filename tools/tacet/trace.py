@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """``tacet trace DUMP``: decode a kernel trace dump, summarise it, export it.
 
 Without options it prints a summary (the dump, what was lost, the threads, the inversions).

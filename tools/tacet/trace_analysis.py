@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What a decoded trace says about the schedule: the analysis dict (schema 1).
 
 ``analyze(trace, source)`` walks the events once and returns a JSON-serialisable dict: every

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A decoded trace as Chrome Trace Event Format JSON, the form ui.perfetto.dev opens.
 
 One process (the target), one track per context (thread, HISR, idle) named after it, an ISR

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The HTML trace report: one self-contained file from the analysis dict of a trace.
 
 ``write_html(analysis, path)`` takes the dict ``tacet.trace_analysis.analyze`` returns (schema

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Decode a Tacet trace dump (docs/trace.md, include/tacet/trace.h) into dataclasses.
 
 ``decode(data, where)`` reads a dump of either pointer width and byte order and returns a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A YAML document read with the line of every value and checked against a JSON Schema.
 
 What the system description (tacet.appdesc) and the board power tables (tacet.power) share:

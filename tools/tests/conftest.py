@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Shared fixtures: small Tacet-shaped trees and fake host programs on PATH."""
 
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The schedulability analysis (tacet.analysis): task sets worked by hand, several from the
 literature with their published response times; properties over thousands of seeded random
 task sets (UUniFast utilisations) against independent implementations written here (classic

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """``tacet analyze``: the table, --json, --explain and the exit statuses, on the repository's
 descriptions (examples/periodic_control, docs/examples/stopping_rule.yaml) and small ones
 written here. The analysis itself is tested in test_analysis.py; this is the command around

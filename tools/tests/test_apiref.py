@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The API reference's reader (tacet.apiref) on small headers and on include/tacet/*.h."""
 
 import re

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The system description (tacet.appdesc): every error names the file, the line and the
 field, and a good description becomes the model and the tasks the analysis takes.
 

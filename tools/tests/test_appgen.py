@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The C generator (tacet.appgen) and `tacet config`: deterministic output that names its
 input, objects created in dependency order, code that compiles for every port, `auto`
 priorities and thresholds taken from the analysis, and tacet_add_app regenerating when the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """`tacet bench`: the programs' output format, the statistics, the results' schema, compare,
 and bad input. The benchmark programs themselves run under ctest (bench/CMakeLists.txt);
 the last test here runs the whole command on the sim port."""

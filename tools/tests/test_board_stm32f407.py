@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The porting guide's second board (ports/cortex-m/boards/stm32f407, docs/porting.md): built
 for a real chip, not run (QEMU has no model of its clock tree). The examples link for it, and
 the ELF files are what the chip needs: everything within its memory, the vector table at the

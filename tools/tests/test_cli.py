@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The command line itself: the subcommand registry and argparse's usage errors."""
 
 import argparse

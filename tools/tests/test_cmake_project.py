@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """tacet against real CMake, Ninja and cc on a tiny project shaped like Tacet.
 
 This checks what the fakes in test_errors.py stand in for: the CMake file-API lookup,

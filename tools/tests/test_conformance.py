@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The kernel against the reference model: model-based random tests.
 
 Hypothesis generates scenarios (shrinking a failing one to a minimal case), the sim port's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The calling-context table of docs/services.md and the rows of tests/test_context.c are one
 table: same services, same cells. The C test checks every cell against the kernel; this test
 keeps the documentation from drifting away from it, and every status-returning function of the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The simulator against the analysis (tacet.crosscheck): 3,000 seeded random task sets per
 scheduling mode run on the kernel, every thread within its response-time bound and its
 predicted preemptions, the fully preemptive bounds of the plain sets reached exactly; and

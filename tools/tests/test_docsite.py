@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The documentation site's checks (mkdocs.yml, make docs): a small site built with the real
 configuration fails on what make test must catch. (Not with --quiet: MkDocs 1.6 then no
 longer counts the warnings that --strict turns into a failure.)"""

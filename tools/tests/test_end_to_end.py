@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The real thing: build and run examples/hello of this repository on the sim port."""
 
 import subprocess

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Bad input and failed steps end in one line, ``tacet: error: ...``, and a non-zero exit.
 
 Host programs are replaced by small shell scripts on an otherwise empty PATH.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """``tacet lint`` and ``tacet misra``: parsing cppcheck's output, matching the inline
 suppressions, the configurations against the builds', and both commands on small trees."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The reference model (tacet.model) on hand-written scenarios whose outcome the rules of
 docs/kernel.md decide, and the scenario text format (tacet.scenario)."""
 

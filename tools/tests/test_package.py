@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Tacet in a project of one's own (docs/using-tacet.md), with real CMake, compilers and QEMU.
 
 One install prefix holds the sim and the Cortex-M3 kernels (cmake --install of two builds
@@ -76,6 +77,9 @@ def test_the_package_layout(prefix: Path) -> None:
     assert (prefix / "lib" / "tacet" / "sim" / "libtacet_kernel.a").is_file()
     assert (prefix / "lib" / "tacet" / "sim" / "include" / "tacet_port.h").is_file()
     assert (prefix / "share" / "tacet" / "cmake" / "arm-none-eabi.cmake").is_file()
+    # The licence travels with the package (where Debian and CMake projects put it).
+    assert (prefix / "share" / "doc" / "tacet" / "LICENSE").read_text() == (
+        REPO / "LICENSE").read_text()
     if HAVE_ARM:
         ld = prefix / "lib" / "tacet" / "cortex-m3" / "ld"
         assert sorted(p.name for p in ld.iterdir()) == ["cortex-m.ld", "mps2-an385.ld"]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Every Python dependency is pinned, and the two lists of pins agree."""
 
 import re

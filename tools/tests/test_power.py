@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Board power tables (tacet.power), the energy model (tacet.energy) and the C generated
 from them: every board file loads and says what its seed says; every bad table is refused
 with FILE:LINE: FIELD; the model matches hand-computed values; the header compiles and holds

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Seed 002's mutex experiment (examples/priority_inversion), from the trace: each of the four
 runs is traced on its own (`tacet run --trace F APP -- RUN`), decoded (tacet.tracefmt) and
 analysed (tacet.trace_analysis). Without a preemption threshold and without priority

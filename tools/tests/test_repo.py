@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Finding the repository root and the application directory."""
 
 from pathlib import Path

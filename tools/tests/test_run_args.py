@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """`tacet run APP -- ARG...`: the program's arguments, on sim (argv) and under QEMU (the
 semihosting command line, with the trace's file when there is one)."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The simulation engine from Python (tacet.engine) and ``tacet simulate``: schedules worked
 by hand, determinism, the execution-time models, the switch cost model, refused task sets;
 the command's table, JSON and exit statuses; the description's simulator fields and their

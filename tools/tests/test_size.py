@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """``tacet size``: argument handling, and the footprint it prints for the real tree."""
 
 import re

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Every status a public header documents for a service is provoked and checked by a kernel
 test. The list comes from the headers (the "Returns ..." part of the comment before each
 declaration), so a new service or a newly documented status without a test fails here.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Sweeps (tacet.sweep, ``tacet simulate --sweep``): the same bytes on one worker, on two and on
 a Dask LocalCluster; malformed specs named by file, line and field; and seed 001's register
 files (tacet.regfiles): the mapping against the paper's example, its experiment's direction."""

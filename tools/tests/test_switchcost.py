@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The simulator's switch cost from `tacet bench`'s results (tools/tacet/switchcost.py): the
 samples turned into cycles, the engine drawing them, `tacet simulate --switch-cost-from` and a
 sweep's `switch_cost: {bench: ...}`."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The target table: CMake options, build directories and how programs are started."""
 
 import dataclasses

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The trace analysis on synthetic traces whose answers are known by construction: a
 High/Medium/Low mutex story told three ways (plain: one unbounded inversion; priority
 inheritance: the same inversion bounded; a preemption threshold on Low: bounded too), plus

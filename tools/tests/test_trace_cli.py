@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """`tacet trace`: the summary, --stats [--json], --perfetto, --html, and clean errors for bad
 command lines and bad files (one line, non-zero status, never a traceback)."""
 

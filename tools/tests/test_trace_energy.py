@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The energy snapshot of a trace (docs/trace.md, "The energy snapshot"): decoded and checked,
 turned into joules per context, idle and the switch path with the model of docs/energy.md
 (here written out again as a closed form, so that the analysis can be wrong), shown by

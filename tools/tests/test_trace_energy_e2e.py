@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The energy of a traced run, end to end: examples/producer_consumer (built against a
 TC_POWER=1 kernel with the LPC2148 table) run with `tacet run --trace` on the sim port and
 qemu-m3, as `make demo` runs it; the energy the report computes from the dump alone, per

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The C structs of include/tacet/trace.h have the layout docs/trace.md gives and the decoder
 reads, for both pointer widths: clang checks offsetof/sizeof as static assertions for a
 64-bit host and for Cortex-M (32-bit), and the decoder's struct formats are held to the same

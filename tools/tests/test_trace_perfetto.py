@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """`tacet trace --perfetto` output checked against the Trace Event Format rules: slices (B/E
 or X) nest per track, B/E timestamps are monotonic per track, every pid and tid is named,
 flows have matching s/f ids and bind to slices; plus the tracks, instants, counters and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The HTML trace report (tacet.trace_report): its content, its bad-input errors, and the page
 itself in a real headless browser (Debian's chromium driven by Selenium through chromedriver):
 a lane per context, the inversion tables, zoom, tooltips, no console error, no request."""

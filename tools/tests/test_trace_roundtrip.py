@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The decoder against the kernel: tests/trace_known run with `tacet run --trace` on the sim
 port, qemu-m3 and qemu-m4, its dump decoded, and every event the program makes happen found
 with its fields (tests/trace_known/trace_known.c says what it does)."""

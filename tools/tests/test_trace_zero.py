@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """TC_TRACE=0 compiles every trace point away: the kernel built from the sources as they are
 is byte for byte the kernel built from the same sources with every trace construct cut out
 (the trace wrappers, the trace points, the `#if TC_TRACE` blocks, TC_BODY(name) as name): the

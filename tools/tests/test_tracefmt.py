@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The trace decoder: round trips through the synthetic encoder, every header check, the
 tables against the C headers, and a seeded fuzz (truncations, bit flips) that must only ever
 raise TraceFormatError."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A hand-made analysis dict (schema 1 of tacet.trace_analysis) for the report's tests.
 
 A small periodic system, simulated in a few lines rather than decoded from a dump, so that the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Build trace dumps (docs/trace.md) from lists of events and objects, as the kernel would.
 
 `encode()` lays out the header, the registry and the event slots for either pointer width and

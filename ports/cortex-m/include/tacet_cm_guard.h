@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Cortex-M port: the options of the MPU stack guard (TC_MPU_STACK_GUARD; guard.c,
  * docs/stack-guard.md). Preprocessor definitions only: pendsv.S includes it too.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Cortex-M port (ARMv7-M: Cortex-M3, Cortex-M4/M4F): the port contract of tacet/port.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Sim port: the kernel as an ordinary Linux process. One OS thread; each kernel thread is a
  * machine context on its own stack; time is a virtual clock in CPU cycles that advances only

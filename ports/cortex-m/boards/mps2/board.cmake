@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # MPS2 as QEMU models it: -M mps2-an385 (Cortex-M3) or -M mps2-an386 (Cortex-M4F), one memory
 # map (mps2-an385.ld, mps2-an386.ld), the console through semihosting.
 if(TACET_CPU STREQUAL "cortex-m3")

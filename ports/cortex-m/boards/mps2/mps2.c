@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * MPS2 (AN385 / AN386) board: tc_cycles() from CMSDK APB timer 0, and the console.
  *

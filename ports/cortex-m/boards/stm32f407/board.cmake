@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # STM32F407 (Cortex-M4F, 168 MHz; the STM32F4DISCOVERY board): 1 MB of flash, 128 KB of SRAM
 # and 64 KB of CCM RAM (stm32f407.ld), the console on USART2 (console.c). QEMU does not model
 # this chip's clock tree, so programs are built, not run: there is no emulator, and the

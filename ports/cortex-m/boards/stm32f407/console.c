@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The console on a chip without a debugger: USART2, transmit only, polled, on PA2 (the pin
  * the STM32F4DISCOVERY leads out), 115200 baud 8N1; and the newlib system calls on top of

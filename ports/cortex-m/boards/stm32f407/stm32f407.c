@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * STM32F407 board: the clock tree at 168 MHz, and tc_cycles() from TIM5.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Cortex-M port extras: ending a run, QEMU instruction counts, NVIC helpers.
  * Only available when the kernel is built with TACET_PORT=cortex-m.

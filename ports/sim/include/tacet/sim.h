@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Sim port extras: virtual time, simulated interrupts, switch cost, end of run.
  * Only available when the kernel is built with TACET_PORT=sim.

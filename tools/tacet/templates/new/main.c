@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * @NAME@: one thread, released every PERIOD_TICKS by a timer through a semaphore. This is the
  * system app.yaml describes (`tacet analyze app.yaml` says whether the thread meets its

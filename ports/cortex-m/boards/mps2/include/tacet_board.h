@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Board: ARM MPS2 with the AN385 (Cortex-M3) or AN386 (Cortex-M4F) FPGA image, as QEMU models
  * them (`-M mps2-an385` / `-M mps2-an386`). Both images have the same memory map and devices:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Board: STM32F407 (Cortex-M4F), as on the STM32F4DISCOVERY: an 8 MHz crystal on HSE, the
  * console on USART2 (TX on PA2, 115200 8N1). Built in the test suite, not run: QEMU has no
