@@ -271,6 +271,23 @@ static inline void tc__unlock_quiet(unsigned s) { TC_PORT_IRQ_RESTORE_QUIET(s); 
 
 /* ---- calling context -------------------------------------------------------------------- */
 
+/* False, after tc_isr_priority_hook(service), when the caller is an interrupt handler above
+ * the kernel's mask (tacet/kernel.h, "The rule"): every service's first check, as
+ * TC_ARG_CHECK(tc__isr_ok("tc_x"), TC_CALLER_ERROR), so that with TC_CHECKS=0 it is not
+ * even compiled. A thread pays the port's test of handler mode (Cortex-M: one read of IPSR
+ * and a branch); the priority is looked up only in a handler. */
+static inline bool tc__isr_ok(const char *service)
+{
+#ifdef TC_PORT_IN_UNMASKED_ISR
+  if (__builtin_expect(TC_PORT_IN_UNMASKED_ISR(), 0)) {
+    tc_isr_priority_hook(service);
+    return false;
+  }
+#endif
+  (void)service;
+  return true;
+}
+
 /* True in an interrupt handler (LISR): inside the bracket tc_isr_enter/exit, or, on a port
  * that defines TC_PORT_IN_ISR, whenever the hardware says so (there the bracket is optional;
  * code that brackets itself, as port-neutral tests do, still counts as a handler). */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Interrupt entry and exit (the LISR bracket) and the interrupt mask services.
+ * Interrupt entry and exit (the LISR bracket), the interrupt mask services, and the hook for a
+ * handler above the kernel's mask (tacet/kernel.h, "Interrupt handlers").
  *
  * Services called inside a handler change the ready set at once but never switch: the
  * switch is made once, when the outermost handler exits, to whatever the scheduler chose last.
@@ -9,6 +10,7 @@
 
 void tc_isr_enter(void)
 {
+  if (TC_CHECKS && !tc__isr_ok("tc_isr_enter")) return;
   unsigned s = tc__lock();
   tc__k.isr_nesting++;
   TC_TRACE_EVENT(TC_TRACE_EV_ISR_ENTER, tc__k.isr_nesting, 0, 0);
@@ -20,6 +22,7 @@ void tc_isr_enter(void)
 
 void tc_isr_exit(void)
 {
+  if (TC_CHECKS && !tc__isr_ok("tc_isr_exit")) return;
   unsigned s = tc__lock();
 #if TC_TRACE
   if (tc__k.isr_nesting != 0) TC_TRACE_EVENT(TC_TRACE_EV_ISR_EXIT, tc__k.isr_nesting - 1u, 0, 0);
@@ -31,3 +34,12 @@ void tc_isr_exit(void)
 unsigned tc_interrupt_disable(void) { return tc__lock(); }
 
 void tc_interrupt_restore(unsigned old) { tc__unlock(old); }
+
+#ifdef TC_PORT_IN_UNMASKED_ISR
+/* The default stops the system: such a handler has been free to corrupt the kernel's lists
+ * every time it ran, and a wrong priority is a bug to fix, not a condition to handle. */
+__attribute__((weak)) void tc_isr_priority_hook(const char *service)
+{
+  TC_PORT_PANIC("kernel service called from an interrupt above the kernel's mask", service);
+}
+#endif

@@ -315,6 +315,7 @@ void tc__trace_tick(void)
 
 tc_status tc_trace_enable(void *buf, size_t size, unsigned mode)
 {
+  TC_ARG_CHECK(tc__isr_ok("tc_trace_enable"), TC_CALLER_ERROR);
   TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
   TC_ARG_CHECK(buf != NULL, TC_INVALID);
   TC_ARG_CHECK((mode & ~(TC_TRACE_STOP | TC_TRACE_TICKS)) == 0u, TC_INVALID);
@@ -368,6 +369,7 @@ tc_status tc_trace_enable(void *buf, size_t size, unsigned mode)
 
 tc_status tc_trace_disable(void)
 {
+  TC_ARG_CHECK(tc__isr_ok("tc_trace_disable"), TC_CALLER_ERROR);
   unsigned s = tc__lock();
   tc_trace_header *h = tc__k.trace;
   if (h != NULL) {
@@ -386,6 +388,7 @@ tc_status tc_trace_disable(void)
 
 tc_status tc_trace_user(uint16_t id, uint32_t a, uint32_t b)
 {
+  TC_ARG_CHECK(tc__isr_ok("tc_trace_user"), TC_CALLER_ERROR);
   TC_ARG_CHECK(id >= TC_TRACE_USER_FIRST, TC_INVALID);
   tc_trace_header *h = tc__k.trace;
   if (h == NULL) return TC_STATE_ERROR;
@@ -411,6 +414,7 @@ const void *tc_trace_buffer(size_t *size)
 /* cppcheck-suppress constParameter ; the API's signature: the traced build writes into buf */
 tc_status tc_trace_enable(void *buf, size_t size, unsigned mode)
 {
+  TC_ARG_CHECK(tc__isr_ok("tc_trace_enable"), TC_CALLER_ERROR);
   (void)size;
   TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
   TC_ARG_CHECK(buf != NULL, TC_INVALID);
@@ -418,10 +422,15 @@ tc_status tc_trace_enable(void *buf, size_t size, unsigned mode)
   return TC_STATE_ERROR;
 }
 
-tc_status tc_trace_disable(void) { return TC_STATE_ERROR; }
+tc_status tc_trace_disable(void)
+{
+  TC_ARG_CHECK(tc__isr_ok("tc_trace_disable"), TC_CALLER_ERROR);
+  return TC_STATE_ERROR;
+}
 
 tc_status tc_trace_user(uint16_t id, uint32_t a, uint32_t b)
 {
+  TC_ARG_CHECK(tc__isr_ok("tc_trace_user"), TC_CALLER_ERROR);
   (void)a;
   (void)b;
   TC_ARG_CHECK(id >= TC_TRACE_USER_FIRST, TC_INVALID);

@@ -101,6 +101,14 @@ void tct_work(uint64_t cycles);
  * tc_isr_enter/tc_isr_exit). What it makes ready runs when it returns. */
 void tct_interrupt(void (*fn)(void *), void *arg);
 
+#ifdef TC_PORT_IN_UNMASKED_ISR
+/* A port whose interrupts have priorities (Cortex-M): the same at interrupt priority
+ * `priority` (8-bit NVIC value; tct_interrupt uses TCT_IRQ_PRIORITY, a kernel priority), so
+ * that a test can run a handler above the kernel's mask. */
+#define TCT_IRQ_PRIORITY 0xC0u
+void tct_interrupt_at(unsigned priority, void (*fn)(void *), void *arg);
+#endif
+
 /* Fresh kernel and log for a case. */
 void tct_begin(void);
 

@@ -81,24 +81,25 @@ void tct_work(uint64_t cycles)
   }
 }
 
-/* tct_interrupt: an external interrupt line the mps2 boards leave unused (test_cortex_m uses
- * 29..31), at the kernel priority of ordinary device interrupts. The handler is a plain one,
- * without tc_isr_enter/tc_isr_exit, as this port allows (the kernel sees IPSR; PendSV
- * commits the switch): the tests that call it then cover that way, the sim port the bracket. */
-#define TCT_IRQ          28u
-#define TCT_IRQ_PRIORITY 0xC0u
+/* tct_interrupt: an external interrupt line nothing drives under QEMU (GPIO 0 pin 4; the
+ * tests use pins 4 to 7), at the kernel priority of ordinary device interrupts. The handler
+ * is a plain one, without tc_isr_enter/tc_isr_exit, as this port allows (the kernel sees
+ * IPSR; PendSV commits the switch): the tests that call it then cover that way, the sim port
+ * the bracket. */
+#define TCT_IRQ 28u
 
 static void (*irq_fn)(void *);
 static void *irq_arg;
 
-void IRQ28_Handler(void);
-void IRQ28_Handler(void) { irq_fn(irq_arg); }
+void PORT0_4_Handler(void) { irq_fn(irq_arg); }
 
-void tct_interrupt(void (*fn)(void *), void *arg)
+void tct_interrupt_at(unsigned priority, void (*fn)(void *), void *arg)
 {
   irq_fn = fn;
   irq_arg = arg;
-  tc_cm_irq_priority(TCT_IRQ, TCT_IRQ_PRIORITY);
+  tc_cm_irq_priority(TCT_IRQ, (uint8_t)priority);
   tc_cm_irq_enable(TCT_IRQ);
   tc_cm_irq_trigger(TCT_IRQ); /* taken before the next instruction */
 }
+
+void tct_interrupt(void (*fn)(void *), void *arg) { tct_interrupt_at(TCT_IRQ_PRIORITY, fn, arg); }

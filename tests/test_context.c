@@ -5,7 +5,8 @@
  * port, a real NVIC one on Cortex-M), an HISR, a timer callback, a thread holding the
  * scheduler lock. An allowed call returns the status of its row; a refused one returns
  * TC_CALLER_ERROR and leaves every object byte for byte as it was. tc_check() runs after
- * each call.
+ * each call. On Cortex-M every row is also called from handlers above the kernel's mask, where
+ * each is refused (unmasked_handler_refuses_every_service).
  *
  * The rows below and the table in the documentation are the same table: tests/python
  * (test_context_table.py) compares them, row by row and cell by cell. */
@@ -294,6 +295,127 @@ static void every_cell(void)
   printf("    %u services x %u contexts\n", (unsigned)ROWS, (unsigned)CX_COUNT);
 }
 
+/* ---- a handler above the kernel's mask ---------------------------------------------------- */
+
+#if defined(TC_PORT_IN_UNMASKED_ISR) && TC_CHECKS
+/* Every row, called from a real NVIC interrupt whose priority the kernel's BASEPRI mask
+ * (TC_CM_BASEPRI, 0x40) does not hold back: 0x00 (every line's reset priority), 0x20, and
+ * 0x3F, the most urgent value below the mask (0x20 on a core with 3 priority bits). Each is
+ * refused: TC_CALLER_ERROR after tc_isr_priority_hook() named the service, and neither the
+ * fixture nor anything of the kernel (tc__k, byte for byte) changed. At 0x40, the kernel's
+ * level itself, the handler is an ordinary LISR: the row's LISR cell, and no hook. */
+
+static unsigned hook_calls;
+static const char *hook_service;
+
+/* Instead of the default (a panic): record, and let the service refuse. */
+void tc_isr_priority_hook(const char *service)
+{
+  hook_calls++;
+  hook_service = service;
+}
+
+static tc_kernel k_before;
+static tc_status unmasked_status;
+static bool unmasked_unchanged;
+
+static void unmasked_cell(void *arg)
+{
+  (void)arg;
+  cell_done = true;
+  FX_SNAPSHOT();
+  memcpy(&k_before, &tc__k, sizeof tc__k);
+  unmasked_status = cell_row->call();
+  unmasked_unchanged = FX_UNCHANGED() && memcmp(&k_before, &tc__k, sizeof tc__k) == 0;
+}
+
+static unsigned unmasked_priority;
+
+static void unmasked_runner(void *arg)
+{
+  (void)arg;
+  tct_interrupt_at(unmasked_priority, unmasked_cell, NULL); /* runs before this returns */
+  tct_end(0);
+}
+
+/* The service a row calls last: its name without the "(...)" of the table. */
+static bool names_row(const char *service, const row *r)
+{
+  size_t n = strcspn(r->name, "(");
+  return service != NULL && strlen(service) == n && strncmp(service, r->name, n) == 0;
+}
+
+static void unmasked_handler_refuses_every_service(void)
+{
+  static const unsigned priorities[] = {0x00, 0x20, 0x3F, TC_CM_BASEPRI};
+  for (size_t p = 0; p < sizeof priorities / sizeof priorities[0]; p++) {
+    bool above = priorities[p] < TC_CM_BASEPRI;
+    for (size_t i = 0; i < ROWS; i++) {
+      tct_begin();
+      cell_row = &rows[i];
+      cell_cx = CX_LISR;
+      cell_done = false;
+      hook_calls = 0;
+      hook_service = NULL;
+      unmasked_priority = priorities[p];
+      fx_setup();
+      OK(tc_thread_create(&runner, "runner", unmasked_runner, NULL, TCT_STACK(6), 5, 5, 0, TC_AUTO_START));
+      CHECK_EQ(tct_run_kernel(), 0);
+      STEP();
+      if (!cell_done) fail_cell(__LINE__, "the handler never ran", (long long)priorities[p]);
+      if (above) {
+        if (unmasked_status != TC_CALLER_ERROR) fail_cell(__LINE__, "not refused above the mask", unmasked_status);
+        if (!unmasked_unchanged) fail_cell(__LINE__, "refused above the mask, yet it changed the kernel", 0);
+        if (hook_calls == 0 || !names_row(hook_service, &rows[i]))
+          fail_cell(__LINE__, "tc_isr_priority_hook not called with the service's name", hook_calls);
+      } else {
+        tc_status want = rows[i].allowed[CX_LISR] == 'y' ? rows[i].ok : TC_CALLER_ERROR;
+        if (unmasked_status != want) fail_cell(__LINE__, "at the kernel's level: not the LISR's status", unmasked_status);
+        if (hook_calls != 0) fail_cell(__LINE__, "at the kernel's level: the hook was called", hook_calls);
+      }
+    }
+  }
+  printf("    %u services x %u priorities\n", (unsigned)ROWS, (unsigned)(sizeof priorities / sizeof priorities[0]));
+}
+
+/* The bracket, whose functions return nothing: above the mask each calls the hook and
+ * returns, without counting the interrupt or opening a bracket. */
+static void unmasked_bracket(void *arg)
+{
+  (void)arg;
+  memcpy(&k_before, &tc__k, sizeof tc__k);
+  tc_isr_enter();
+  unmasked_unchanged = memcmp(&k_before, &tc__k, sizeof tc__k) == 0 && hook_calls == 1 &&
+                       hook_service != NULL && strcmp(hook_service, "tc_isr_enter") == 0;
+  tc_isr_exit();
+  unmasked_unchanged = unmasked_unchanged && memcmp(&k_before, &tc__k, sizeof tc__k) == 0 &&
+                       hook_calls == 2 && strcmp(hook_service, "tc_isr_exit") == 0;
+}
+
+static void bracket_runner(void *arg)
+{
+  (void)arg;
+  tct_interrupt_at(0x00, unmasked_bracket, NULL);
+  CHECK(unmasked_unchanged);
+  tct_end(0);
+}
+
+static void unmasked_handler_bracket_changes_nothing(void)
+{
+  tct_begin();
+  hook_calls = 0;
+  hook_service = NULL;
+  unmasked_unchanged = false;
+  OK(tc_thread_create(&runner, "runner", bracket_runner, NULL, TCT_STACK(6), 5, 5, 0, TC_AUTO_START));
+  CHECK_EQ(tct_run_kernel(), 0);
+  STEP();
+  CHECK_EQ(hook_calls, 2);
+  tc_kernel_stats_t k;
+  tc_kernel_stats(&k);
+  CHECK_EQ(k.interrupts, 0);
+}
+#endif
+
 /* ---- what has no status: who am I, the scheduler lock, yield ------------------------------ */
 
 static tc_thread *self_seen;
@@ -404,6 +526,10 @@ static void handler_terminates_running_thread(void)
 
 TCT_MAIN("test_context",
          TCT_CASE(every_cell),
+#if defined(TC_PORT_IN_UNMASKED_ISR) && TC_CHECKS
+         TCT_CASE(unmasked_handler_refuses_every_service),
+         TCT_CASE(unmasked_handler_bracket_changes_nothing),
+#endif
          TCT_CASE(queries),
          TCT_CASE(terminate_or_suspend_self_locked),
          TCT_CASE(handler_terminates_running_thread))

@@ -7,8 +7,10 @@
  * switch requests made while masked collapse into the last one; the FPU registers of every
  * thread survive switches and interrupts that use the FPU, and only threads that used it pay
  * for s16-s31; tc_cycles() is monotonic across the timer's wrap; ten ticks are ten SysTick
- * periods; a run can end from an interrupt; main() receives the host's command line, and
- * stdio reads host files through semihosting.
+ * periods; a run can end from an interrupt; a handler above the kernel's mask -- nested in a
+ * kernel handler, inside a critical section, a system handler, NMI, a device left at priority
+ * 0, under priority grouping -- is refused every service; main() receives the host's command
+ * line, and stdio reads host files through semihosting.
  *
  * Inside the sections these tests mask themselves, events are recorded with mark() (a store)
  * rather than tct_log() (a vsnprintf): the interrupt-latency build measures those sections.
@@ -20,10 +22,10 @@
 #include "tacet/cortex_m.h"
 #include "tct.h"
 
-/* Software-triggered interrupts on lines no mps2 device uses. */
-#define IRQ_ZERO_LATENCY 29u /* priority 0x00: above TC_CM_BASEPRI, never masked */
-#define IRQ_LOW          30u /* kernel priority 0xC0 */
-#define IRQ_HIGH         31u /* kernel priority 0x80: preempts IRQ_LOW */
+/* Software-triggered interrupts on lines nothing drives under QEMU (GPIO 0 pins 5 to 7). */
+#define IRQ_ZERO_LATENCY 29u /* PORT0_5_Handler, priority 0x00: above TC_CM_BASEPRI, never masked */
+#define IRQ_LOW          30u /* PORT0_6_Handler, kernel priority 0xC0 */
+#define IRQ_HIGH         31u /* PORT0_7_Handler, kernel priority 0x80: preempts IRQ_LOW */
 
 #define SCB_ICSR        (*(volatile uint32_t *)0xE000ED04u)
 #define ICSR_PENDSVSET  (1u << 28)
@@ -37,13 +39,9 @@ static void (*volatile on_low)(void);
 static void (*volatile on_high)(void);
 static void (*volatile on_zero_latency)(void);
 
-void IRQ29_Handler(void);
-void IRQ30_Handler(void);
-void IRQ31_Handler(void);
-void IRQ9_Handler(void);
-void IRQ29_Handler(void) { on_zero_latency(); }
-void IRQ30_Handler(void) { on_low(); }
-void IRQ31_Handler(void) { on_high(); }
+void PORT0_5_Handler(void) { on_zero_latency(); }
+void PORT0_6_Handler(void) { on_low(); }
+void PORT0_7_Handler(void) { on_high(); }
 
 static void irqs_setup(void)
 {
@@ -222,7 +220,7 @@ static volatile float isr_float;
 
 static void (*volatile on_timer1)(void);
 
-void IRQ9_Handler(void)
+void TIMER1_Handler(void)
 {
   if (on_timer1 != NULL) {
     on_timer1();
@@ -817,6 +815,311 @@ static void stop_from_an_interrupt_handler(void)
   CHECK_LOG("stop");
 }
 
+/* ---- handlers above the kernel's mask call no service ----------------------------------- */
+
+/* With TC_CHECKS=1 a service called from a handler the kernel's BASEPRI mask does not hold
+ * back calls tc_isr_priority_hook() and returns TC_CALLER_ERROR, nothing changed (test_context
+ * calls every service so, this part what is the port's: nesting, a critical section, system
+ * handlers, NMI, a device, priority grouping). This program's hook records instead of the
+ * default panic (isr_priority_panics checks that one). */
+static unsigned hook_calls;
+static const char *hook_service;
+
+void tc_isr_priority_hook(const char *service)
+{
+  hook_calls++;
+  hook_service = service;
+}
+
+static tc_sem sem;
+static volatile tc_status give_status[2], resume_status;
+
+static void give_and_resume(void)
+{
+  give_status[0] = tc_sem_give(&sem);
+  resume_status = tc_thread_resume(H);
+}
+
+static void expect_refused(unsigned calls, const char *last)
+{
+#if TC_CHECKS
+  CHECK_EQ(hook_calls, calls);
+  CHECK(hook_service != NULL && strcmp(hook_service, last) == 0);
+#else
+  (void)calls;
+  (void)last;
+#endif
+}
+
+static void start_refusal_case(void)
+{
+  tct_begin();
+  n_marks = 0;
+  hook_calls = 0;
+  hook_service = NULL;
+  give_status[0] = give_status[1] = resume_status = TC_OK;
+  OK(tc_sem_create(&sem, "sem", 0, 3));
+  make(H, "H", log_self, 5, 0);
+}
+
+static void sem_and_h_unchanged(void)
+{
+  tc_thread_info_t i;
+  OK(tc_thread_info(H, &i));
+  CHECK_EQ(i.state, TC_SUSPENDED);
+  EXPECT(tc_sem_take(&sem, TC_NO_WAIT), TC_NO_INSTANCE); /* the give added nothing */
+}
+
+/* The case the mask exists for: a handler above it interrupts a kernel critical section --
+ * here a thread's own, where the kernel's lists may be half changed. */
+static void zero_latency_give_and_resume(void)
+{
+  mark('z');
+  give_and_resume();
+}
+
+static void critical_section_thread(void *arg)
+{
+  (void)arg;
+  unsigned s = tc_interrupt_disable();
+  tc_cm_irq_trigger(IRQ_ZERO_LATENCY); /* not held back: runs now, inside the section */
+  mark('m');
+  tc_interrupt_restore(s);
+  log_marks();
+}
+
+static void unmasked_handler_inside_a_critical_section_changes_nothing(void)
+{
+  start_refusal_case();
+  on_zero_latency = zero_latency_give_and_resume;
+  irqs_setup();
+  make(L, "L", critical_section_thread, 10, TC_AUTO_START);
+  CHECK_EQ(tct_run_kernel(), 0);
+  irqs_off();
+  STEP();
+  if (!TC_CHECKS) return; /* without the checks the kernel trusts its caller */
+  CHECK_LOG("zm");
+  CHECK_EQ(give_status[0], TC_CALLER_ERROR);
+  CHECK_EQ(resume_status, TC_CALLER_ERROR);
+  expect_refused(2, "tc_thread_resume");
+  sem_and_h_unchanged();
+}
+
+/* Nested: a handler at a kernel priority, preempted by one above the mask. The inner one is
+ * refused; the outer one, once it runs again, is served, and H runs after both. */
+static void inner_zero_latency(void)
+{
+  mark('i');
+  give_status[1] = tc_sem_give(&sem);
+}
+
+static void outer_kernel_handler(void)
+{
+  mark('o');
+  tc_cm_irq_trigger(IRQ_ZERO_LATENCY); /* more urgent: nested at once */
+  mark('b');
+  give_and_resume();
+}
+
+static void nesting_refusal_thread(void *arg)
+{
+  (void)arg;
+  tc_cm_irq_trigger(IRQ_LOW);
+  log_marks();
+  tct_log("L");
+}
+
+static void permitted_handler_preempted_by_an_unmasked_one(void)
+{
+  start_refusal_case();
+  on_low = outer_kernel_handler;
+  on_zero_latency = inner_zero_latency;
+  irqs_setup();
+  make(L, "L", nesting_refusal_thread, 10, TC_AUTO_START);
+  CHECK_EQ(tct_run_kernel(), 0);
+  irqs_off();
+  STEP();
+  if (!TC_CHECKS) return;
+  CHECK_LOG("H oib L"); /* H, resumed by the outer handler, runs before L goes on */
+  CHECK_EQ(give_status[1], TC_CALLER_ERROR);
+  CHECK_EQ(give_status[0], TC_OK);
+  CHECK_EQ(resume_status, TC_OK);
+  expect_refused(1, "tc_sem_give");
+  OK(tc_sem_take(&sem, TC_NO_WAIT)); /* the outer handler's unit, and only it */
+  EXPECT(tc_sem_take(&sem, TC_NO_WAIT), TC_NO_INSTANCE);
+}
+
+/* System handlers: their priorities are in SCB->SHPR, not in the NVIC. SVCall resets to 0,
+ * above the mask; at 0xC0 an SVC's handler is a kernel handler like any other. */
+#define SHPR_SVCALL (*(volatile uint8_t *)0xE000ED1Fu)
+
+void tc_cm_svc(unsigned number, uint32_t *frame)
+{
+  (void)frame;
+  if (number == 1u) give_and_resume();
+}
+
+static void svc_thread(void *arg)
+{
+  (void)arg;
+  __asm volatile("svc #1" ::: "memory");
+  tct_log("after");
+}
+
+static void svc_handler_priority_decides(void)
+{
+  static const uint8_t priorities[] = {0x00, 0x20, 0xC0};
+  uint8_t reset = SHPR_SVCALL;
+  for (size_t p = 0; p < sizeof priorities; p++) {
+    start_refusal_case();
+    SHPR_SVCALL = priorities[p];
+    make(L, "L", svc_thread, 10, TC_AUTO_START);
+    CHECK_EQ(tct_run_kernel(), 0);
+    SHPR_SVCALL = reset;
+    STEP();
+    bool above = priorities[p] < TC_CM_BASEPRI;
+    if (above && !TC_CHECKS) continue;
+    CHECK_EQ(give_status[0], above ? TC_CALLER_ERROR : TC_OK);
+    CHECK_EQ(resume_status, above ? TC_CALLER_ERROR : TC_OK);
+    if (above) {
+      expect_refused(2, "tc_thread_resume");
+      sem_and_h_unchanged();
+      CHECK_LOG("after");
+    } else {
+      CHECK_EQ(hook_calls, 0);
+      CHECK_LOG("H after"); /* resumed in the handler, H runs before L goes on */
+    }
+  }
+}
+
+/* NMI has a fixed priority above every other: always refused. */
+#define ICSR_NMIPENDSET (1u << 31)
+void NMI_Handler(void);
+void NMI_Handler(void) { give_and_resume(); }
+
+static void nmi_thread(void *arg)
+{
+  (void)arg;
+  SCB_ICSR = ICSR_NMIPENDSET;
+  __asm volatile("dsb\n\tisb" ::: "memory");
+  tct_log("after");
+}
+
+static void nmi_calls_no_service(void)
+{
+  start_refusal_case();
+  make(L, "L", nmi_thread, 10, TC_AUTO_START);
+  CHECK_EQ(tct_run_kernel(), 0);
+  STEP();
+  if (!TC_CHECKS) return;
+  CHECK_LOG("after");
+  CHECK_EQ(give_status[0], TC_CALLER_ERROR);
+  CHECK_EQ(resume_status, TC_CALLER_ERROR);
+  expect_refused(2, "tc_thread_resume");
+  sem_and_h_unchanged();
+}
+
+/* A device: CMSDK timer 1, left at its reset priority 0, the mistake the check is for. */
+static void timer1_at_zero(void)
+{
+  TC_MPS2_TIMER1->ctrl = 0; /* one-shot */
+  TC_MPS2_TIMER1->intstatus = 1u;
+  give_and_resume();
+  h_runs++;
+}
+
+static void wait_for_timer1(void *arg)
+{
+  (void)arg;
+  TC_MPS2_TIMER1->ctrl = 0;
+  TC_MPS2_TIMER1->intstatus = 1u;
+  TC_MPS2_TIMER1->reload = 1000u;
+  TC_MPS2_TIMER1->ctrl = 1u | 8u;
+  tc_cm_irq_enable(TC_MPS2_TIMER1_IRQ); /* no tc_cm_irq_priority(): still 0 */
+  while (h_runs == 0) tct_work(100);
+  tct_log("after");
+}
+
+static void device_interrupt_left_at_priority_zero_is_refused(void)
+{
+  start_refusal_case();
+  h_runs = 0;
+  on_timer1 = timer1_at_zero;
+  tc_cm_irq_priority(TC_MPS2_TIMER1_IRQ, 0x00);
+  make(L, "L", wait_for_timer1, 10, TC_AUTO_START);
+  CHECK_EQ(tct_run_kernel(), 0);
+  timer1_stop();
+  on_timer1 = NULL;
+  STEP();
+  if (!TC_CHECKS) return;
+  CHECK_LOG("after");
+  CHECK_EQ(give_status[0], TC_CALLER_ERROR);
+  CHECK_EQ(resume_status, TC_CALLER_ERROR);
+  expect_refused(2, "tc_thread_resume");
+  sem_and_h_unchanged();
+}
+
+/* BASEPRI compares group priorities: the bits above AIRCR.PRIGROUP. With PRIGROUP 6 the group
+ * is bit 7 alone, TC_CM_BASEPRI 0x40 masks group 0 -- every priority -- and a handler at 0x20
+ * is held back by the kernel (the hardware shows it) and may call services. With PRIGROUP 5
+ * (bits 7-6) 0x20 is group 0, above the mask, and 0x60 group 0x40, at the kernel's level. */
+#define SCB_AIRCR (*(volatile uint32_t *)0xE000ED0Cu)
+#define AIRCR_VECTKEY 0x05FA0000u
+
+static void set_prigroup(unsigned g) { SCB_AIRCR = AIRCR_VECTKEY | (g << 8); }
+
+static void grouped_handler(void)
+{
+  mark('g');
+  give_and_resume();
+}
+
+static void grouping_thread(void *arg)
+{
+  (void)arg;
+  unsigned s = tc_interrupt_disable();
+  tc_cm_irq_trigger(IRQ_ZERO_LATENCY);
+  mark('m'); /* 'g' before 'm': the mask did not hold the handler back */
+  tc_interrupt_restore(s);
+  log_marks();
+}
+
+static void priority_grouping_decides_what_the_mask_holds(void)
+{
+  static const struct {
+    unsigned prigroup, priority;
+    bool masked;
+    const char *log;
+  } cases[] = {
+    {6, 0x20, true, "H mg"}, /* masked: runs at the restore; H, resumed, before L goes on */
+    {5, 0x20, false, "gm"},
+    {5, 0x60, true, "H mg"},
+    {0, 0x3F, false, "gm"},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    start_refusal_case();
+    on_zero_latency = grouped_handler;
+    irqs_setup();
+    tc_cm_irq_priority(IRQ_ZERO_LATENCY, (uint8_t)cases[c].priority);
+    set_prigroup(cases[c].prigroup);
+    make(L, "L", grouping_thread, 10, TC_AUTO_START);
+    CHECK_EQ(tct_run_kernel(), 0);
+    set_prigroup(0);
+    irqs_off();
+    STEP();
+    if (!cases[c].masked && !TC_CHECKS) continue;
+    CHECK_LOG(cases[c].log);
+    CHECK_EQ(give_status[0], cases[c].masked ? TC_OK : TC_CALLER_ERROR);
+    CHECK_EQ(resume_status, cases[c].masked ? TC_OK : TC_CALLER_ERROR);
+    if (cases[c].masked) {
+      CHECK_EQ(hook_calls, 0);
+    } else {
+      expect_refused(2, "tc_thread_resume");
+      sem_and_h_unchanged();
+    }
+  }
+}
+
 /* ---- command line and host files -------------------------------------------------------- */
 
 static int main_argc;
@@ -869,6 +1172,12 @@ static const tct_case cases[] = {
   TCT_CASE(idle_sleeps_through_ticks),
   TCT_CASE(interrupt_in_a_suppressed_stretch),
   TCT_CASE(stop_from_an_interrupt_handler),
+  TCT_CASE(unmasked_handler_inside_a_critical_section_changes_nothing),
+  TCT_CASE(permitted_handler_preempted_by_an_unmasked_one),
+  TCT_CASE(svc_handler_priority_decides),
+  TCT_CASE(nmi_calls_no_service),
+  TCT_CASE(device_interrupt_left_at_priority_zero_is_refused),
+  TCT_CASE(priority_grouping_decides_what_the_mask_holds),
   TCT_CASE(main_gets_the_command_line_and_reads_host_files)};
 
 /* TCT_MAIN's main() takes no arguments (the sim port's tests want none): this one keeps them

@@ -382,8 +382,7 @@ static volatile unsigned irq_runs;
 static volatile bool irq_uses_fpu;
 static tc_thread *volatile irq_resumes;
 
-void IRQ30_Handler(void);
-void IRQ30_Handler(void)
+void PORT0_6_Handler(void) /* line 30 */
 {
   irq_runs++;
 #if defined(__ARM_FP)

@@ -69,8 +69,7 @@ bool ctx_uart_check(const uint8_t *message, unsigned length, unsigned n)
 
 void ctx_mac_cost(unsigned ops) { (void)ops; /* the MAC code's own instructions are counted */ }
 
-void IRQ9_Handler(void);
-void IRQ9_Handler(void)
+void TIMER1_Handler(void)
 {
   tc_isr_enter();
   ctx_irq();

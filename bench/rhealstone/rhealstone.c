@@ -290,8 +290,7 @@ static void latency_handler(void)
 }
 
 #if !BM_SIM
-void IRQ9_Handler(void);
-void IRQ9_Handler(void) { latency_handler(); }
+void TIMER1_Handler(void) { latency_handler(); }
 #endif
 
 static void arm(actor *a)

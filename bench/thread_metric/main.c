@@ -80,8 +80,7 @@ static void raise_interrupt(void) { (void)tc_sim_irq_at(tc_sim_now(), isr_body);
 #else
 /* On Cortex-M a handler needs no tc_isr_enter/exit (the port knows handler mode), like
  * ThreadX's and FreeRTOS's. */
-void IRQ30_Handler(void);
-void IRQ30_Handler(void) { isr_body(); }
+void PORT0_6_Handler(void) { isr_body(); } /* line 30 (GPIO 0 pin 6: nothing drives it) */
 
 static void raise_interrupt(void) { tc_cm_irq_trigger(TM_IRQ); }
 #endif

@@ -74,7 +74,8 @@
  *   TC_PORT_IN_ISR()            bool: the CPU runs an interrupt handler, as the hardware tells
  *                               (ARMv7-M: IPSR). With it, handlers may call services without
  *                               tc_isr_enter()/tc_isr_exit(), which stay valid (they count
- *                               interrupts); the port then also defines
+ *                               interrupts); the port then also defines TC_PORT_SWITCH_LATER()
+ *                               and TC_PORT_IN_UNMASKED_ISR() (below), and
  *   TC_PORT_SWITCH_LATER()      with interrupts masked, from a handler outside the bracket: the
  *                               kernel has chosen another context; when the handlers are done
  *                               the port calls tc__switch_commit() (masked, if tc__k.next still
@@ -82,6 +83,18 @@
  *                               bracket is open and the kernel started), then switches. Only
  *                               the last decision is committed, so the counters stay exact.
  *                               (Cortex-M: PendSV does it.)
+ *   TC_PORT_IN_UNMASKED_ISR()   bool: the CPU runs an interrupt handler that TC_PORT_IRQ_DISABLE()
+ *                               does not mask -- one whose priority is above the kernel's level
+ *                               (ARMv7-M: a group priority more urgent than TC_CM_BASEPRI's; NMI
+ *                               and HardFault). Such a handler may preempt any critical section
+ *                               of the kernel, so it must never call the kernel. With
+ *                               TC_CHECKS=1 every service tests it first and refuses the call
+ *                               (tc_isr_priority_hook, then TC_CALLER_ERROR, nothing changed):
+ *                               evaluated on every service call, threads included, it must be
+ *                               cheap outside handlers (Cortex-M: one read of IPSR; the priority
+ *                               is looked up only in a handler). Required with TC_PORT_IN_ISR;
+ *                               undefined: no handler is above the kernel's mask (the sim port,
+ *                               whose simulated interrupts all are masked by the kernel).
  *   TC_PORT_SET_CLOCK(hz)       (TC_POWER) with interrupts masked, at a change of operating
  *                               point: run the CPU at `hz` from now on, keeping the tick's
  *                               period in time (its period in cycles follows the clock), and
@@ -116,8 +129,9 @@
  * Kernel functions a port calls (declared at the end of this file)
  *
  *   tc__thread_run(t)     the entry of every thread: runs t's entry function, then completes t.
- *   tc__tick_announce()   one system tick; call from the tick interrupt between
- *                         tc_isr_enter() and tc_isr_exit().
+ *   tc__tick_announce()   one system tick; call from the tick interrupt, at a priority the
+ *                         kernel masks, between tc_isr_enter() and tc_isr_exit() (the
+ *                         bracket makes the tick count as an interrupt on every port).
  *   tc__switch_commit()   with interrupts masked: make tc__k.next current, account the
  *                         switch and call TC_PORT_SWITCH (used by TC_PORT_START and idle code).
  *   tc__stack_guard_hit(t) (TC_MPU_STACK_GUARD) from the port's guard fault handler, an
@@ -204,6 +218,9 @@ struct tc_thread;
 #endif
 #if defined(TC_PORT_IN_ISR) && !defined(TC_PORT_SWITCH_LATER)
 #error "port contract: a port that defines TC_PORT_IN_ISR() must define TC_PORT_SWITCH_LATER()"
+#endif
+#if defined(TC_PORT_IN_ISR) && !defined(TC_PORT_IN_UNMASKED_ISR)
+#error "port contract: a port that defines TC_PORT_IN_ISR() must define TC_PORT_IN_UNMASKED_ISR()"
 #endif
 
 #if TC_MPU_STACK_GUARD

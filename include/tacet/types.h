@@ -25,7 +25,8 @@ typedef enum {
   TC_WAIT_ABORTED,   /* tc_thread_wait_abort() ended the wait */
   TC_INVALID,        /* NULL or uninitialised object, bad size, bad option */
   TC_PRIORITY_ERROR, /* priority or threshold out of range, threshold numerically > priority */
-  TC_CALLER_ERROR,   /* not allowed from this context (e.g. a blocking call from an ISR) */
+  TC_CALLER_ERROR,   /* not allowed from this context (e.g. a blocking call from an ISR; any
+                        service from an interrupt above the kernel's mask: tacet/kernel.h) */
   TC_NOT_OWNER,      /* mutex released by a thread that does not own it */
   TC_STATE_ERROR,    /* e.g. resuming a thread that is not suspended, deleting a running thread */
 } tc_status;

@@ -25,6 +25,8 @@ _Static_assert(offsetof(tc_cm_switch_state, stamp) == 20, "pendsv.S stores the s
 
 /* System control block, SysTick. */
 #define SCB_ICSR      (*(volatile uint32_t *)0xE000ED04u)
+#define SCB_AIRCR        (*(volatile uint32_t *)0xE000ED0Cu)
+#define SCB_SHPR         ((volatile uint8_t *)0xE000ED18u) /* exceptions 4 to 15, one byte each */
 #define SCB_SHPR_PENDSV  (*(volatile uint8_t *)0xE000ED22u)
 #define SCB_SHPR_SYSTICK (*(volatile uint8_t *)0xE000ED23u)
 #define ICSR_PENDSVCLR (1u << 27)
@@ -52,6 +54,21 @@ tc_cm_switch_state tc__cm_sw;
 extern inline void tc__cm_switch(struct tc_thread *to);
 extern inline unsigned tc__cm_ipsr(void);
 extern inline void tc__cm_switch_later(void);
+extern inline bool tc__cm_in_unmasked_isr(void);
+
+uint8_t tc__cm_kernel_level;
+
+bool tc__cm_exception_unmasked(unsigned n)
+{
+  if (n < 4u) return true; /* NMI and HardFault: fixed priorities, above every other */
+  unsigned priority = n >= 16u ? TC_CM_NVIC_IPR[n - 16u] : SCB_SHPR[n - 4u];
+  /* BASEPRI boosts the execution priority to its group priority: the priority without its
+   * subpriority bits, the low PRIGROUP + 1. A handler is held back by the kernel's mask when
+   * its group priority is not more urgent, that is when its priority is at least the kernel
+   * level's group priority. (An unimplemented bit reads as 0 in both.) */
+  unsigned subpriority = (2u << ((SCB_AIRCR >> 8) & 7u)) - 1u;
+  return priority < (tc__cm_kernel_level & ~subpriority);
+}
 
 void tc__cm_switch_idle(void)
 {
@@ -109,7 +126,12 @@ void tc__cm_init(void)
 {
   systick_stop();
   SCB_ICSR = ICSR_PENDSVCLR;
+  /* PendSV at the lowest priority; read back, the value shows which priority bits the core
+   * implements, and so the level BASEPRI really masks at. */
   SCB_SHPR_PENDSV = 0xFFu;
+  tc__cm_kernel_level = (uint8_t)(TC_CM_BASEPRI & SCB_SHPR_PENDSV);
+  if (tc__cm_kernel_level == 0u)
+    TC_PORT_PANIC("TC_CM_BASEPRI has no priority bit this core implements: the kernel would mask nothing", NULL);
   SCB_SHPR_SYSTICK = (uint8_t)TC_CM_TICK_PRIORITY;
   tc__cm_sw.cur = &tc__cm_idle;
   tc__cm_sw.next = &tc__cm_idle;
@@ -274,6 +296,7 @@ int tc__cm_start(void)
 
 void tc_cm_stop(int code)
 {
+  if (TC_CHECKS && !tc__isr_ok("tc_cm_stop")) return;
   unsigned s = tc__cm_irq_disable();
   systick_stop();
   exit_code = code;

@@ -8,10 +8,12 @@
  * (MSP), whose size is the worst nesting of handlers. So the PendSV switch treats the
  * start-up/idle context exactly like a thread.
  *
- * Handlers. Exceptions and external interrupts have weak handlers (CMSIS-style names:
- * NMI_Handler, HardFault_Handler ..., IRQ<n>_Handler for external interrupt n) that an
- * application replaces by defining the function. An interrupt nobody handles stops the run
- * with a message: it is a bug, not something to return from.
+ * Handlers. Exceptions and external interrupts have weak handlers under CMSIS names that an
+ * application replaces by defining the function: NMI_Handler, HardFault_Handler ..., and for
+ * external interrupt lines the names of the board's vendor (TC_BOARD_IRQ_HANDLERS in
+ * tacet_board.h: TIMER0_Handler on mps2, USART2_IRQHandler on the STM32F407), or
+ * IRQ<n>_Handler for line n on a board that names none. An interrupt nobody handles stops the
+ * run with a message: it is a bug, not something to return from.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -56,9 +58,26 @@ WEAK_DEFAULT(DebugMon_Handler, tc__cm_unexpected);
 void PendSV_Handler(void);  /* pendsv.S */
 void SysTick_Handler(void); /* cortex_m.c */
 
-/* External interrupts, in blocks of 16 lines: the table lists TC_BOARD_IRQS rounded up to
- * a whole block (a line the chip lacks is never taken, so its slot is only a word of flash).
- * Every line's handler is weak: a board or an application defines IRQ<n>_Handler. */
+#ifdef TC_BOARD_IRQ_HANDLERS
+/* External interrupts by the vendor's names, in the board's order: X(line, handler). Each
+ * name must stand at its own line, and the list must hold every line of the chip. */
+#define IRQ_DECLARE(n, name) WEAK_DEFAULT(name, tc__cm_unexpected);
+#define IRQ_ENTRY(n, name) name,
+#define IRQ_POSITION(n, name) IRQ_AT_##name,
+#define IRQ_CHECK(n, name) \
+  _Static_assert(IRQ_AT_##name == (n), "TC_BOARD_IRQ_HANDLERS: " #name " is not at line " #n);
+#define IRQ_COUNT(n, name) +1
+enum { TC_BOARD_IRQ_HANDLERS(IRQ_POSITION) };
+TC_BOARD_IRQ_HANDLERS(IRQ_CHECK)
+_Static_assert(0 TC_BOARD_IRQ_HANDLERS(IRQ_COUNT) == TC_BOARD_IRQS,
+               "TC_BOARD_IRQ_HANDLERS: one name per line, TC_BOARD_IRQS lines");
+TC_BOARD_IRQ_HANDLERS(IRQ_DECLARE)
+#define IRQ_TABLE_ENTRIES TC_BOARD_IRQ_HANDLERS(IRQ_ENTRY)
+#else
+/* External interrupts on a board that names none, in blocks of 16 lines: the table lists
+ * TC_BOARD_IRQS rounded up to a whole block (a line the chip lacks is never taken, so its
+ * slot is only a word of flash). Every line's handler is weak: a board or an application
+ * defines IRQ<n>_Handler. */
 #define IRQS_0(X)                                                                               \
   X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15)
 #define IRQS_16(X)                                                                              \
@@ -91,6 +110,8 @@ void SysTick_Handler(void); /* cortex_m.c */
 #define IRQ_DECLARE(n) WEAK_DEFAULT(IRQ##n##_Handler, tc__cm_unexpected);
 #define IRQ_ENTRY(n) IRQ##n##_Handler,
 IRQ_TABLE(IRQ_DECLARE)
+#define IRQ_TABLE_ENTRIES IRQ_TABLE(IRQ_ENTRY)
+#endif
 
 __attribute__((section(".vectors"), used)) const tc_cm_vector tc__cm_vectors[] = {
   (tc_cm_vector)(uintptr_t)__tc_cm_msp_top,
@@ -106,7 +127,7 @@ __attribute__((section(".vectors"), used)) const tc_cm_vector tc__cm_vectors[] =
   0,
   PendSV_Handler,
   SysTick_Handler,
-  IRQ_TABLE(IRQ_ENTRY)
+  IRQ_TABLE_ENTRIES
 };
 
 /* Thread mode moves to the process stack first, so that no C frame is left on the main
@@ -271,8 +292,23 @@ void tc__cm_fault(const uint32_t *frame, uint32_t exc_return)
   tc__cm_exit(136);
 }
 
+static void put_decimal(uint32_t v)
+{
+  char b[11];
+  unsigned i = sizeof b - 1;
+  b[i] = '\0';
+  do {
+    b[--i] = (char)('0' + v % 10u);
+    v /= 10u;
+  } while (v != 0);
+  put(&b[i]);
+}
+
+/* A panic from a handler names the exception, and an external interrupt its line: the
+ * handler to look at. */
 void tc__cm_panic(const char *msg, const char *detail)
 {
+  uint32_t n = ipsr();
   __asm volatile("cpsid i");
   fflush(stdout);
   put("tacet: panic: ");
@@ -280,6 +316,15 @@ void tc__cm_panic(const char *msg, const char *detail)
   if (detail != NULL) {
     put(": ");
     put(detail);
+  }
+  if (n != 0) {
+    put(" (in exception ");
+    put_decimal(n);
+    if (n >= 16u) {
+      put(", IRQ ");
+      put_decimal(n - 16u);
+    }
+    put(")");
   }
   put("\n");
   tc__cm_exit(134);

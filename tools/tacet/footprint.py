@@ -118,11 +118,13 @@ static volatile int teardown;   /* read at run time: the calls it guards stay */
 static volatile uint32_t sink;  /* results go here, so no call is dropped as unused */
 
 /* kernel.h */
-void IRQ0_Handler(void);
+void UARTRX0_Handler(void);
 static tc_hisr hisr;
 static tc_event flags;
 
-void IRQ0_Handler(void) /* an interrupt handler (LISR) that defers its work to an HISR */
+/* An interrupt handler (LISR) that defers its work to an HISR: mps2's line 0, so that the
+ * vector table keeps it. */
+void UARTRX0_Handler(void)
 {
   tc_isr_enter();
   tc_hisr_activate(&hisr);

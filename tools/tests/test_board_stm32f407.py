@@ -2,8 +2,8 @@
 """The porting guide's second board (ports/cortex-m/boards/stm32f407, docs/porting.md): built
 for a real chip, not run (QEMU has no model of its clock tree). The examples link for it, and
 the ELF files are what the chip needs: everything within its memory, the vector table at the
-start of flash with the stack top, the reset entry, SysTick and the TIM5 handler where the
-core looks for them."""
+start of flash with the stack top, the reset entry, SysTick and the handlers, under ST's
+CMSIS names, where the core looks for them."""
 
 import re
 import shutil
@@ -23,6 +23,7 @@ RAM = (0x20000000, 128 * 1024)
 CCM = (0x10000000, 64 * 1024)
 IRQS = 82  # external interrupt lines of the STM32F407: 0 (WWDG) .. 81 (FPU)
 TIM5_IRQ = 50
+USART2_IRQ = 38
 # The examples that build for every port; producer_consumer also links the kernel with energy
 # accounting (TC_POWER=1), whose switch path reads TIM5's count from assembly.
 EXAMPLES = ("threads", "producer_consumer", "periodic_control")
@@ -108,8 +109,8 @@ def test_the_vector_table_is_where_the_core_reads_it(
     sym = symbols(elf)
     table, table_size = sym["tc__cm_vectors"]
     assert table == FLASH[0]
-    # The external lines rounded up to whole blocks of 16 (startup.c).
-    assert table_size == 4 * (16 + (IRQS + 15) // 16 * 16)
+    # The board names its lines (TC_BOARD_IRQ_HANDLERS): one slot each, none to spare.
+    assert table_size == 4 * (16 + IRQS)
     vectors = words_at_start_of_flash(elf, 16 + IRQS, tmp_path)
     thumb = 1
     assert vectors[0] == RAM[0] + RAM[1]  # the main stack's top: the end of SRAM
@@ -118,8 +119,12 @@ def test_the_vector_table_is_where_the_core_reads_it(
                .split()[0], 16) == vectors[1]  # fmt: skip
     assert vectors[14] == sym["PendSV_Handler"][0] | thumb
     assert vectors[15] == sym["SysTick_Handler"][0] | thumb
-    assert vectors[16 + TIM5_IRQ] == sym["IRQ50_Handler"][0] | thumb
-    assert sym["IRQ50_Handler"][0] != sym["tc__cm_unexpected"][0]
+    # Under ST's CMSIS names (USART2_IRQHandler ...): the board's TIM5 handler, and weak
+    # defaults an application's stm32f4xx_it.c replaces.
+    assert vectors[16 + TIM5_IRQ] == sym["TIM5_IRQHandler"][0] | thumb
+    assert sym["TIM5_IRQHandler"][0] != sym["tc__cm_unexpected"][0]
+    assert vectors[16 + USART2_IRQ] == sym["USART2_IRQHandler"][0] | thumb
+    assert sym["USART2_IRQHandler"][0] == sym["tc__cm_unexpected"][0]
     # A line nobody handles stops the run with a message.
     assert vectors[16 + IRQS - 1] == sym["tc__cm_unexpected"][0] | thumb
 

@@ -9,7 +9,8 @@
  *     stack has to reserve room for nested interrupts.
  *   - The kernel masks interrupts with BASEPRI = TC_CM_BASEPRI. Interrupts of a numerically
  *     lower (more urgent) priority are never masked by the kernel ("zero-latency"); they must
- *     not call kernel services.
+ *     not call kernel services (the rule: tacet/cortex_m.h), and with TC_CHECKS=1 a service
+ *     they call refuses (TC_PORT_IN_UNMASKED_ISR below).
  *   - TC_PORT_SWITCH records the context to run next and pends PendSV. PendSV runs at the
  *     lowest priority, so it fires when the kernel unmasks (thread) or when the last handler
  *     returns (interrupt): it saves r4-r11 and EXC_RETURN (and s16-s31 when the outgoing
@@ -44,8 +45,8 @@
 
 /* Interrupt priorities (8-bit register values; a core implements only the top bits, at
  * least 3, so the defaults use only the top 3). TC_CM_BASEPRI is the most urgent priority
- * the kernel masks: interrupts with priority values >= TC_CM_BASEPRI may call kernel
- * services (between tc_isr_enter and tc_isr_exit); values below it are zero-latency. */
+ * the kernel masks: handlers at priority values >= TC_CM_BASEPRI may call kernel services;
+ * values below it are zero-latency and may not (tacet/cortex_m.h states the rule). */
 #ifndef TC_CM_BASEPRI
 #define TC_CM_BASEPRI 0x40u
 #endif
@@ -120,12 +121,31 @@ static inline void tc__cm_irq_restore_quiet(unsigned s)
 
 /* In an exception handler: IPSR holds its number (0 in Thread mode). Interrupt handlers need no
  * tc_isr_enter/exit: the kernel asks the port to switch later, and PendSV -- the lowest
- * priority, so it runs once every handler is done -- commits the last decision and switches. */
+ * priority, so it runs once every handler is done -- commits the last decision and switches.
+ * Not volatile: IPSR is the same from one end of a function's activation to the other (a
+ * handler that interrupts it returns with IPSR as it was), so the compiler may merge the
+ * reads of one service -- its priority check and its context checks -- into one. */
 inline unsigned tc__cm_ipsr(void)
 {
   unsigned v;
-  __asm volatile("mrs %0, ipsr" : "=r"(v));
+  __asm("mrs %0, ipsr" : "=r"(v));
   return v;
+}
+
+/* The kernel's mask as this core holds it: TC_CM_BASEPRI without the low bits the core does
+ * not implement (measured by tc__cm_init). */
+extern uint8_t tc__cm_kernel_level;
+
+/* Exception `n` (IPSR, not 0) runs above the kernel's mask: its group priority -- the bits of
+ * its priority above AIRCR.PRIGROUP, the only ones BASEPRI compares -- is more urgent than the
+ * kernel level's, or it is NMI or HardFault. Out of line: only a handler gets here. */
+bool tc__cm_exception_unmasked(unsigned n);
+
+/* TC_PORT_IN_UNMASKED_ISR: in Thread mode one read of IPSR and a branch. */
+inline bool tc__cm_in_unmasked_isr(void)
+{
+  unsigned n = tc__cm_ipsr();
+  return n != 0u && tc__cm_exception_unmasked(n);
 }
 
 inline void tc__cm_switch_later(void)
@@ -191,6 +211,7 @@ _Noreturn void tc__cm_panic(const char *msg, const char *detail);
 #define TC_PORT_PANIC(msg, detail)  tc__cm_panic((msg), (detail))
 #define TC_PORT_SIGNAL_PENDING(t)   tc__cm_signal_pending(t)
 #define TC_PORT_IN_ISR()            (tc__cm_ipsr() != 0u)
+#define TC_PORT_IN_UNMASKED_ISR()   tc__cm_in_unmasked_isr()
 #define TC_PORT_SWITCH_LATER()      tc__cm_switch_later()
 #if TC_POWER
 #define TC_PORT_STAMP               tc__cm_sw.stamp /* PendSV stores it (pendsv.S) */

@@ -16,8 +16,7 @@
 
 static volatile uint32_t wraps;
 
-void IRQ8_Handler(void);
-void IRQ8_Handler(void)
+void TIMER0_Handler(void)
 {
   TC_MPS2_TIMER0->intstatus = 1u;
   wraps++;

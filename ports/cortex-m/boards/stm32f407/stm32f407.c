@@ -80,8 +80,7 @@ static void clocks_init(void)
 
 static volatile uint32_t wraps;
 
-void IRQ50_Handler(void);
-void IRQ50_Handler(void)
+void TIM5_IRQHandler(void)
 {
   TIM5->sr = ~1u; /* clear UIF only (the flags clear on writing 0) */
   wraps++;
