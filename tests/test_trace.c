@@ -338,6 +338,53 @@ static void stopped_in_between(void)
   CHECK(tc_trace_buffer(NULL) == header());
 }
 
+#if defined(TC_PORT_IN_UNMASKED_ISR) && TC_CHECKS
+/* A call refused above the kernel's mask (Cortex-M: a handler at priority 0) leaves the
+ * trace as it was: the buffer is the kernel's, and such a handler may run in the middle of
+ * the kernel's own recording. This program's hook returns, so the service does too. */
+static unsigned hook_calls;
+void tc_isr_priority_hook(const char *service)
+{
+  (void)service;
+  hook_calls++;
+}
+
+static tc_sem refused_sem;
+
+static void unmasked_give(void *arg)
+{
+  (void)arg;
+  memcpy(before, buf, sizeof buf);
+  tc_status st = tc_sem_give(&refused_sem);
+  CHECK_EQ(st, TC_CALLER_ERROR);
+  CHECK(memcmp(before, buf, sizeof buf) == 0);
+}
+
+static void giver(void *arg)
+{
+  (void)arg;
+  tct_interrupt_at(0x00, unmasked_give, NULL);
+  OK(tc_sem_give(&refused_sem)); /* recorded, as a thread's */
+}
+
+static void refused_above_the_mask_is_not_recorded(void)
+{
+  tct_begin();
+  hook_calls = 0;
+  OK(tc_sem_create(&refused_sem, "s", 0, 1));
+  OK(tc_trace_enable(buf, sizeof buf, TC_TRACE_WRAP));
+  const tc_trace_header *h = header();
+  OK(tc_thread_create(&th[0], "giver", giver, NULL, TCT_STACK(0), 5, 5, 0, TC_AUTO_START));
+  CHECK_EQ(tct_run_kernel(), 0);
+  CHECK_EQ(hook_calls, 1);
+  int give = find(h, TC_TRACE_SVC_SEM_GIVE, 0);
+  CHECK(give >= 0);
+  if (give >= 0) CHECK_EQ(events(h)[give].arg[3], TC_OK); /* the thread's; the refused one left none */
+  CHECK_EQ(find(h, TC_TRACE_SVC_SEM_GIVE, give + 1), -1);
+  OK(tc_trace_disable());
+}
+#endif
+
 #if __has_include("tacet/sim.h")
 /* ---- TIME events from the tick ---------------------------------------------------------------- */
 
@@ -374,6 +421,9 @@ TCT_MAIN("trace", TCT_CASE(statuses)
 #if TC_TRACE
          , TCT_CASE(content), TCT_CASE(ring_and_registry), TCT_CASE(ticks_and_a_large_buffer),
          TCT_CASE(stopped_in_between)
+#if defined(TC_PORT_IN_UNMASKED_ISR) && TC_CHECKS
+         , TCT_CASE(refused_above_the_mask_is_not_recorded)
+#endif
 #if __has_include("tacet/sim.h")
          , TCT_CASE(time_from_the_tick)
 #endif

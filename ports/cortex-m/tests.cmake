@@ -63,6 +63,19 @@ target_link_libraries(test_cortex_m.spin PRIVATE tacet_kernel_spin)
 target_compile_options(test_cortex_m.spin PRIVATE ${TACET_WARNINGS} -Wno-missing-prototypes)
 tacet_add_test(test_cortex_m.spin)
 
+# A service called from an interrupt above the kernel's mask: the default hook stops the run
+# naming the service and the interrupt (tacet/kernel.h, "Interrupt handlers"), in the default
+# configuration (TC_CHECKS=1). test_context and test_cortex_m check every service and
+# context with a hook of their own.
+add_executable(isr_priority_panics isr_priority_panics.c ${harness})
+target_link_libraries(isr_priority_panics PRIVATE tacet_kernel_base)
+target_compile_options(isr_priority_panics PRIVATE ${TACET_WARNINGS})
+add_test(NAME isr_priority_panics COMMAND isr_priority_panics)
+set_tests_properties(isr_priority_panics PROPERTIES
+  PASS_REGULAR_EXPRESSION "tacet: panic: kernel service called from an interrupt above the kernel's mask: tc_sem_give \\(in exception 21, IRQ 5\\)"
+  FAIL_REGULAR_EXPRESSION "not stopped"
+  TIMEOUT 60)
+
 # The MPU stack guard (docs/stack-guard.md): every test above runs with it in the `mpuguard`
 # configuration; test_stack_guard overflows stacks every way the port knows, and
 # test_stack_guard_fatal the overflows that stop the run (each its own run, by -append). On
