@@ -14,7 +14,7 @@
  * left waiting is satisfied once a set returns.
  *
  * Calling context, per function: "thread" means from a thread only; "any" also from an
- * interrupt handler and before tc_kernel_start(). See docs/services.md for the waiting rules
+ * interrupt handler at a kernel priority (tacet/kernel.h) and before tc_kernel_start(). See docs/services.md for the waiting rules
  * common to every object.
  */
 #ifndef TACET_EVENT_H

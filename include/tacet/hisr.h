@@ -3,8 +3,8 @@
  * High-level interrupt service routines (HISRs): the deferred half of seed 004's LISR / HISR
  * split.
  *
- * A low-level handler (LISR, between tc_isr_enter and tc_isr_exit) does the urgent minimum
- * and calls tc_hisr_activate(); the HISR's function then runs with interrupts enabled, on
+ * A low-level handler (LISR: an interrupt handler at a kernel priority, tacet/kernel.h) does
+ * the urgent minimum and calls tc_hisr_activate(); the HISR's function then runs with interrupts enabled, on
  * its own stack, before any thread:
  *
  *   - three HISR priorities, 0 the highest; every HISR is above every thread priority;

@@ -1,6 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Kernel start-up, time, scheduler lock, interrupts and counters.
+ *
+ * Interrupt handlers. An interrupt handler (a LISR) may call the services whose context is
+ * "any" -- the LISR column of docs/services.md -- if and only if the kernel's critical
+ * sections mask it: its priority is at or below the kernel's level. On Cortex-M that is a
+ * priority value whose group priority is not more urgent than TC_CM_BASEPRI's (0x40 by
+ * default; every line resets to 0, above it: tacet/cortex_m.h); on the sim port every
+ * simulated interrupt is (tacet/sim.h). A handler above that level is never held back by the
+ * kernel: it may interrupt the kernel in the middle of changing a list, so it must never call
+ * the kernel. With TC_CHECKS=1 every service called from such a handler -- every service that
+ * returns a tc_status, and tc_isr_enter() and tc_isr_exit() -- first calls
+ * tc_isr_priority_hook(), which by default stops the system, and if the hook returns, returns
+ * TC_CALLER_ERROR (a void one just returns) having changed nothing. TC_CHECKS=0 trusts the
+ * caller.
+ *
+ * Whether a handler brackets itself with tc_isr_enter() and tc_isr_exit() is the port's to
+ * say, in its header: on Cortex-M the bracket is optional (the kernel tells handler mode from
+ * IPSR; the bracket counts the interrupt and marks it in the trace); the sim port brackets
+ * its simulated interrupts itself; on a port that cannot tell handler mode (no TC_PORT_IN_ISR,
+ * tacet/port.h) every handler that calls a service brackets itself. Either way a switch that
+ * a handler makes necessary happens when the last handler is done.
  */
 #ifndef TACET_KERNEL_H
 #define TACET_KERNEL_H
@@ -46,40 +66,21 @@ void tc_sched_unlock(void);
 /* Kernel-wide counters. Context: any. */
 void tc_kernel_stats(tc_kernel_stats_t *out);
 
-/* ---- Interrupt handlers -------------------------------------------------------------------
- *
- * The rule. An interrupt handler (a LISR) may call the services whose context is "any" (the
- * LISR column of docs/services.md) if and only if the kernel's critical sections mask it:
- * its priority is at or below the kernel's level. On Cortex-M that is a priority value whose
- * group priority is >= TC_CM_BASEPRI (0x40 by default; every line resets to 0, above it:
- * tacet/cortex_m.h); on the sim port every simulated interrupt is. A handler above that level
- * is never held back by the kernel, so it could preempt the kernel in the middle of changing
- * a list: it must never call the kernel. With TC_CHECKS=1 every service called from such a
- * handler -- every tc_status service, tc_isr_enter() and tc_isr_exit() -- calls
- * tc_isr_priority_hook() and, if the hook returns, returns TC_CALLER_ERROR (a void one just
- * returns) having changed nothing; TC_CHECKS=0 trusts the caller.
- *
- * The bracket. Whether a handler calls tc_isr_enter() first and tc_isr_exit() last is the
- * port's to say, in its header: on Cortex-M it is optional (the kernel tells handler mode
- * from IPSR; the bracket counts the interrupt and marks it in the trace); the sim port
- * brackets its simulated interrupts itself; on a port without hardware handler detection
- * (TC_PORT_IN_ISR, tacet/port.h) every handler that calls a service brackets itself.
- * Either way a switch a handler makes necessary happens when the last handler is done. */
-
-/* Enter / leave a handler (LISR) that calls kernel services: a rescheduling decision taken
- * inside takes effect when the outermost handler exits. They nest. Counted in
- * tc_kernel_stats().interrupts. Context: an interrupt handler at a kernel priority (or a
- * thread that plays one, as port-neutral tests do). */
+/* Enter / leave a handler (LISR) that calls kernel services (whether it must: "Interrupt
+ * handlers", above): a rescheduling decision taken inside takes effect when the outermost
+ * handler exits. They nest. Counted in tc_kernel_stats().interrupts. Context: an interrupt
+ * handler at a kernel priority (or a thread that plays one, as port-neutral tests do). */
 void tc_isr_enter(void);
 void tc_isr_exit(void);
 
 /* Called, with TC_CHECKS=1, when an interrupt handler above the kernel's level calls kernel
- * service `service` ("tc_sem_give"): the handler's priority is wrong (see the rule above). It
- * runs in that handler, with nothing of the kernel touched. The default stops the system
- * (TC_PORT_PANIC: "tacet: panic: kernel service called from an interrupt above the kernel's
- * mask: tc_sem_give", on Cortex-M followed by the exception number). An application may
- * define its own, to log the mistake: when it returns, the service returns TC_CALLER_ERROR,
- * or returns at once if it is a void one. */
+ * service `service` ("tc_sem_give"): the handler's priority is wrong ("Interrupt handlers",
+ * above). It runs in that handler, before the service has touched anything. The default
+ * stops the system (TC_PORT_PANIC: "tacet: panic: kernel service called from an interrupt
+ * above the kernel's mask: tc_sem_give", on Cortex-M followed by "(in exception 21, IRQ 5)").
+ * An application may define its own, to log the mistake; when it returns, the service returns
+ * TC_CALLER_ERROR, or returns at once if it is a void one, and the trace records nothing.
+ * Context: the offending handler; it must call no kernel service. */
 void tc_isr_priority_hook(const char *service);
 
 /* Mask / restore the interrupts that may call the kernel. Context: any. */

@@ -20,8 +20,8 @@
  * Receivers are not affected (a queue with waiting receivers is already empty).
  *
  * Calling context, per function: "thread" means from a thread only; "any" also from an
- * interrupt handler and before tc_kernel_start() (e.g. to fill a queue before the threads
- * run). See docs/services.md for the waiting rules common to every object.
+ * interrupt handler at a kernel priority (tacet/kernel.h) and before tc_kernel_start() (e.g.
+ * to fill a queue before the threads run). See docs/services.md for the waiting rules common to every object.
  */
 #ifndef TACET_QUEUE_H
 #define TACET_QUEUE_H

@@ -11,7 +11,8 @@
  * the same tick) are in docs/services.md.
  *
  * Calling context, per function: "thread" means from a thread only; "any" also from an
- * interrupt handler (between tc_isr_enter and tc_isr_exit) and before tc_kernel_start().
+ * interrupt handler at a kernel priority (tacet/kernel.h, "Interrupt handlers") and before
+ * tc_kernel_start().
  */
 #ifndef TACET_SEM_H
 #define TACET_SEM_H

@@ -11,8 +11,8 @@
  * equal-priority thread in, i.e. a thread whose threshold is in force is not time-sliced.
  *
  * Calling context is given per function: "thread" means from a thread only; "any" also from
- * interrupt handlers (between tc_isr_enter and tc_isr_exit), HISRs and timer callbacks. The
- * whole table is in docs/services.md ("Calling contexts"). Every function may reschedule
+ * interrupt handlers at a kernel priority (tacet/kernel.h, "Interrupt handlers"), HISRs and
+ * timer callbacks. The whole table is in docs/services.md ("Calling contexts"). Every function may reschedule
  * unless it says otherwise.
  */
 #ifndef TACET_THREAD_H

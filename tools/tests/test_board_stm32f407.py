@@ -24,9 +24,11 @@ CCM = (0x10000000, 64 * 1024)
 IRQS = 82  # external interrupt lines of the STM32F407: 0 (WWDG) .. 81 (FPU)
 TIM5_IRQ = 50
 USART2_IRQ = 38
+TIM2_IRQ = 28
 # The examples that build for every port; producer_consumer also links the kernel with energy
-# accounting (TC_POWER=1), whose switch path reads TIM5's count from assembly.
-EXAMPLES = ("threads", "producer_consumer", "periodic_control")
+# accounting (TC_POWER=1), whose switch path reads TIM5's count from assembly; device_interrupt
+# installs TIM2_IRQHandler, under ST's name.
+EXAMPLES = ("threads", "producer_consumer", "periodic_control", "device_interrupt")
 
 
 def configure(build: Path, *options: str) -> subprocess.CompletedProcess[str]:
@@ -125,6 +127,10 @@ def test_the_vector_table_is_where_the_core_reads_it(
     assert sym["TIM5_IRQHandler"][0] != sym["tc__cm_unexpected"][0]
     assert vectors[16 + USART2_IRQ] == sym["USART2_IRQHandler"][0] | thumb
     assert sym["USART2_IRQHandler"][0] == sym["tc__cm_unexpected"][0]
+    # An application's handler, defined under ST's name, takes its line's slot.
+    installed = sym["TIM2_IRQHandler"][0] != sym["tc__cm_unexpected"][0]
+    assert vectors[16 + TIM2_IRQ] == sym["TIM2_IRQHandler"][0] | thumb
+    assert installed == (example == "device_interrupt")
     # A line nobody handles stops the run with a message.
     assert vectors[16 + IRQS - 1] == sym["tc__cm_unexpected"][0] | thumb
 

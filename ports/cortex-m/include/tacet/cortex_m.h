@@ -3,37 +3,40 @@
  * Cortex-M port extras: interrupt handlers, ending a run, QEMU instruction counts, NVIC helpers.
  * Only available when the kernel is built with TACET_PORT=cortex-m.
  *
- * Interrupt handlers on Cortex-M (the port's reading of "Interrupt handlers", tacet/kernel.h).
+ * Interrupt handlers on Cortex-M: the port's reading of "Interrupt handlers" (tacet/kernel.h).
  *
- *   Names. An external interrupt's handler is the function the board's vendor names for it
- *   (tacet_board.h, TC_BOARD_IRQ_HANDLERS: TIMER1_Handler on mps2, as ARM's CMSIS start-up
- *   files for the CMSDK call it; USART2_IRQHandler on the STM32F407, as ST's do), or
- *   IRQ<n>_Handler for line n on a board that names none. Every one is weak: define it to
- *   install it (this header declares them); an interrupt without a handler stops the run.
+ * Names. An external interrupt's handler is the function the board's vendor names for it
+ * (tacet_board.h, TC_BOARD_IRQ_HANDLERS): TIMER1_Handler on mps2, as ARM's CMSIS start-up
+ * files for the CMSDK call line 9; USART2_IRQHandler on the STM32F407, as ST's do. On a board
+ * that names none, line n's is IRQ<n>_Handler. Every one is weak: define it to install it
+ * (this header declares them); an interrupt without a handler stops the run.
  *
- *   Priorities. A handler may call the services whose context is "any" when its priority value
- *   is at or below the kernel's mask: its group priority (the bits above AIRCR.PRIGROUP) is
- *   not more urgent than TC_CM_BASEPRI's, 0x40 by default -- so 0x40 to 0xFF with the top 3
- *   bits every ARMv7-M core implements. Set it before enabling the line: every line resets to
- *   priority 0, above the mask (tc_cm_irq_priority(), then tc_cm_irq_enable()). A handler above
- *   the mask ("zero-latency": 0x00 to 0x3F, and NMI, HardFault, and SVCall at its reset
- *   priority 0) is never delayed by the kernel and must never call it; with TC_CHECKS=1 the
- *   service it calls runs tc_isr_priority_hook() -- by default a panic naming the service and
- *   the exception -- and returns TC_CALLER_ERROR, nothing changed.
+ * Priorities. A handler may call the services whose context is "any" when its priority is at
+ * or below the kernel's mask: its group priority (the bits above AIRCR.PRIGROUP, the ones
+ * BASEPRI compares) is not more urgent than TC_CM_BASEPRI's, 0x40 by default -- priority
+ * values 0x40 to 0xFF with the top 3 bits every ARMv7-M core implements. Every line resets to
+ * priority 0, above the mask: set the priority before enabling the line (tc_cm_irq_priority,
+ * then tc_cm_irq_enable). A handler above the mask -- 0x00 to 0x3F ("zero-latency"), NMI,
+ * HardFault, and the system handlers left at their reset priority 0 (SVCall, MemManage ...)
+ * -- is never delayed by the kernel and must never call it; with TC_CHECKS=1 the service it
+ * calls runs tc_isr_priority_hook() -- by default a panic naming the service and the
+ * exception -- and returns TC_CALLER_ERROR, nothing changed.
  *
- *   Bracket. None is needed: the kernel knows handler mode from IPSR, and a switch a handler
- *   makes necessary is made by PendSV (the lowest priority) once every handler has returned.
- *   tc_isr_enter()/tc_isr_exit() stay valid, and count the interrupt in
- *   tc_kernel_stats().interrupts and mark it in the trace.
+ * Bracket. None is needed: the kernel knows handler mode from IPSR, and a switch a handler
+ * makes necessary is made by PendSV (the lowest priority) once every handler has returned.
+ * tc_isr_enter() and tc_isr_exit() stay valid: they count the interrupt in
+ * tc_kernel_stats().interrupts and mark it in the trace.
  *
- *   void TIMER1_Handler(void)                 // mps2: CMSDK timer 1, line 9
- *   {
- *     TC_MPS2_TIMER1->intstatus = 1u;         // acknowledge the device
- *     tc_sem_give(&sample_ready);             // the waiting thread runs when this returns
- *   }
- *   ... tc_cm_irq_priority(TC_MPS2_TIMER1_IRQ, 0xC0); tc_cm_irq_enable(TC_MPS2_TIMER1_IRQ);
+ *     void TIMER1_Handler(void)          // mps2: CMSDK timer 1, line 9
+ *     {
+ *       TC_MPS2_TIMER1->intstatus = 1u;  // acknowledge the device
+ *       tc_sem_give(&sample_ready);      // the waiting thread runs when this returns
+ *     }
+ *     ...
+ *     tc_cm_irq_priority(TC_MPS2_TIMER1_IRQ, 0xC0);  // a kernel priority, then
+ *     tc_cm_irq_enable(TC_MPS2_TIMER1_IRQ);
  *
- *   examples/device_interrupt is a complete program.
+ * examples/device_interrupt is a complete program.
  */
 #ifndef TACET_CORTEX_M_H
 #define TACET_CORTEX_M_H

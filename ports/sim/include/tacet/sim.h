@@ -6,6 +6,14 @@
  * A process may make any number of runs, one after the other: tc_kernel_init(), create
  * objects, tc_kernel_start() until it returns. The tests make one per case, the fuzz
  * harnesses (fuzz/) one per input.
+ *
+ * Interrupt handlers on the sim port (the port's reading of "Interrupt handlers",
+ * tacet/kernel.h). A simulated interrupt (the tick, tc_sim_irq_at) has no priority: the
+ * kernel's critical sections hold every one back, so every handler may call the services
+ * whose context is "any", and none is ever above the kernel's mask. The port brackets each
+ * handler with tc_isr_enter()/tc_isr_exit() itself: the handler needs no bracket (one would
+ * count the interrupt twice). Handlers do not nest; those due together all run before any
+ * thread, as tail-chaining would.
  */
 #ifndef TACET_SIM_H
 #define TACET_SIM_H
@@ -39,7 +47,7 @@ uint64_t tc_sim_cycles_per_tick(void);
 uint64_t tc_sim_tick_elapsed(void);
 
 /* Raise a simulated interrupt at virtual cycle `cycle`: the port calls `lisr` between
- * tc_isr_enter() and tc_isr_exit() (the handler itself must not call them). Interrupts due
+ * tc_isr_enter() and tc_isr_exit() (the handler itself need not: above). Interrupts due
  * at the same cycle are taken in the order they were raised, after the tick of that cycle.
  * Returns TC_OK; TC_INVALID (lisr NULL, cycle in the past); TC_FULL (TC_SIM_MAX_IRQS queued). */
 tc_status tc_sim_irq_at(uint64_t cycle, void (*lisr)(void));
