@@ -72,6 +72,8 @@ def test_linked_sizes_skips_discarded_sections(tmp_path: Path) -> None:
 NOT_CALLED = {
     "tc_stack_overflow_hook": "a hook the kernel calls and an application may define; with "
     "stack checking on (the full configuration) the kernel's default is linked anyway",
+    "tc_isr_priority_hook": "a hook the kernel calls and an application may define; the "
+    "measured kernel has no checks (TC_CHECKS=0), which are what call it",
     # The footprint is the kernel's with the trace compiled out (TC_TRACE=0): these would only
     # link the stubs that return TC_STATE_ERROR. bench/trace_cost measures the trace.
     "tc_trace_enable": "the trace is compiled out of the measured kernel (TC_TRACE=0)",
