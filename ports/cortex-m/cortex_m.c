@@ -131,7 +131,8 @@ void tc__cm_init(void)
   SCB_SHPR_PENDSV = 0xFFu;
   tc__cm_kernel_level = (uint8_t)(TC_CM_BASEPRI & SCB_SHPR_PENDSV);
   if (tc__cm_kernel_level == 0u)
-    TC_PORT_PANIC("TC_CM_BASEPRI has no priority bit this core implements: the kernel would mask nothing", NULL);
+    TC_PORT_PANIC("TC_CM_BASEPRI has no priority bit this core implements: the kernel would "
+                  "mask nothing", NULL);
   SCB_SHPR_SYSTICK = (uint8_t)TC_CM_TICK_PRIORITY;
   tc__cm_sw.cur = &tc__cm_idle;
   tc__cm_sw.next = &tc__cm_idle;

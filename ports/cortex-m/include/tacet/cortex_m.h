@@ -55,7 +55,8 @@ TC_BOARD_IRQ_HANDLERS(TC_CM_DECLARE_HANDLER)
 
 /* End the run: tc_kernel_start() returns `exit_code` in the startup context. SysTick stops.
  * From a thread (interrupts unmasked): does not return. From an interrupt handler: the run
- * ends when the handler returns. Context: any kernel context. */
+ * ends when the handler returns. Context: any kernel context; from a handler above the
+ * kernel's mask it is refused as a service is (above: "Priorities"), and returns. */
 void tc_cm_stop(int exit_code);
 
 /* Supervisor calls. The port uses SVC #0 itself (to return from a thread's signal
