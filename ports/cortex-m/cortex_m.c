@@ -60,14 +60,19 @@ uint8_t tc__cm_kernel_level;
 
 bool tc__cm_exception_unmasked(unsigned n)
 {
-  if (n < 4u) return true; /* NMI and HardFault: fixed priorities, above every other */
-  unsigned priority = n >= 16u ? TC_CM_NVIC_IPR[n - 16u] : SCB_SHPR[n - 4u];
   /* BASEPRI boosts the execution priority to its group priority: the priority without its
    * subpriority bits, the low PRIGROUP + 1. A handler is held back by the kernel's mask when
    * its group priority is not more urgent, that is when its priority is at least the kernel
    * level's group priority. (An unimplemented bit reads as 0 in both.) */
-  unsigned subpriority = (2u << ((SCB_AIRCR >> 8) & 7u)) - 1u;
-  return priority < (tc__cm_kernel_level & ~subpriority);
+  unsigned group = tc__cm_kernel_level & (~1u << ((SCB_AIRCR >> 8) & 7u));
+  unsigned priority;
+  if (n >= 16u)
+    priority = TC_CM_NVIC_IPR[n - 16u];
+  else if (n >= 4u)
+    priority = SCB_SHPR[n - 4u];
+  else
+    return true; /* NMI and HardFault: fixed priorities, above every other */
+  return (priority - group) >> 31; /* priority < group, both below 256, without a branch */
 }
 
 void tc__cm_switch_idle(void)
