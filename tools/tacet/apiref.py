@@ -206,7 +206,8 @@ def parse_header(text: str, name: str) -> Header:
     """The overview and the public functions of one header; `name` is used in messages."""
     items = _scan(text, name)
     overview = ""
-    firsts = [it for it in items if it.kind != "blank"]
+    # The licence line every source file opens with is not the header's overview.
+    firsts = [it for it in items if it.kind != "blank" and not _is_licence(it)]
     if firsts and firsts[0].kind == "comment":
         overview = _comment_text(firsts[0].text)
     functions: list[Function] = []
@@ -219,6 +220,12 @@ def parse_header(text: str, name: str) -> Header:
         doc = _doc_for(items, index)
         functions.append(Function(fname, _declaration(item.text), doc, item.first))
     return Header(name, overview, tuple(functions))
+
+
+def _is_licence(item: _Item) -> bool:
+    """The SPDX-License-Identifier comment every source file opens with."""
+    text = _comment_text(item.text) if item.kind == "comment" else ""
+    return text.startswith("SPDX-License-Identifier")
 
 
 def _doc_for(items: list[_Item], index: int) -> str:

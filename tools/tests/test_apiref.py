@@ -54,6 +54,18 @@ void tc_widget_forgotten(void);
 """
 
 
+def test_the_licence_line_is_not_the_overview() -> None:
+    h = parse_header("/* SPDX-License-Identifier: MIT */\n" + HEADER, "widget.h")
+    assert h.overview == "Widgets: the overview.\n\nMore about them."
+
+
+def test_the_real_headers_have_their_overviews() -> None:
+    for h in read_headers(REPO / "include" / "tacet"):
+        assert h.overview and "SPDX" not in h.overview, h.name
+    kernel = next(h for h in read_headers(REPO / "include" / "tacet") if h.name == "kernel.h")
+    assert "Interrupt handlers." in kernel.overview
+
+
 def test_functions_their_declarations_and_their_comments() -> None:
     h = parse_header(HEADER, "widget.h")
     assert h.overview == "Widgets: the overview.\n\nMore about them."

@@ -45,13 +45,7 @@
 
 #include "tacet/types.h"
 #include "tacet_board.h"
-
-/* The handlers of the board's interrupt lines (startup.c defines them weak). */
-#ifdef TC_BOARD_IRQ_HANDLERS
-#define TC_CM_DECLARE_HANDLER(n, name) void name(void);
-TC_BOARD_IRQ_HANDLERS(TC_CM_DECLARE_HANDLER)
-#undef TC_CM_DECLARE_HANDLER
-#endif
+#include "tacet_cm_handlers.h" /* void TIMER1_Handler(void); ... */
 
 /* End the run: tc_kernel_start() returns `exit_code` in the startup context. SysTick stops.
  * From a thread (interrupts unmasked): does not return. From an interrupt handler: the run
