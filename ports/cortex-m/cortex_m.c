@@ -131,13 +131,14 @@ void tc__cm_init(void)
 {
   systick_stop();
   SCB_ICSR = ICSR_PENDSVCLR;
-  /* PendSV at the lowest priority; read back, the value shows which priority bits the core
-   * implements, and so the level BASEPRI really masks at. */
   SCB_SHPR_PENDSV = 0xFFu;
+#if TC_CHECKS
+  /* Read back, PendSV's priority shows which bits the core implements, and so the level
+   * BASEPRI really masks at: what a handler's priority is compared with (TC_CHECKS only). */
   tc__cm_kernel_level = (uint8_t)(TC_CM_BASEPRI & SCB_SHPR_PENDSV);
   if (tc__cm_kernel_level == 0u)
-    TC_PORT_PANIC("TC_CM_BASEPRI has no priority bit this core implements: the kernel would "
-                  "mask nothing", NULL);
+    TC_PORT_PANIC("TC_CM_BASEPRI masks nothing: the core implements none of its bits", NULL);
+#endif
   SCB_SHPR_SYSTICK = (uint8_t)TC_CM_TICK_PRIORITY;
   tc__cm_sw.cur = &tc__cm_idle;
   tc__cm_sw.next = &tc__cm_idle;

@@ -133,7 +133,7 @@ inline unsigned tc__cm_ipsr(void)
 }
 
 /* The kernel's mask as this core holds it: TC_CM_BASEPRI without the low bits the core does
- * not implement (measured by tc__cm_init). */
+ * not implement (measured by tc__cm_init, with TC_CHECKS=1: only the checks need it). */
 extern uint8_t tc__cm_kernel_level;
 
 /* Exception `n` (IPSR, not 0) runs above the kernel's mask: its group priority -- the bits of
