@@ -8,9 +8,10 @@
  */
 #include "internal.h"
 
-void tc_isr_enter(void)
+/* The bracket itself; a port's own handler at a kernel priority calls these directly (the tick:
+ * no priority lookup on every tick, tacet/port.h), every other handler the checked ones below. */
+void tc__isr_enter(void)
 {
-  if (TC_CHECKS && !tc__isr_ok("tc_isr_enter")) return;
   unsigned s = tc__lock();
   tc__k.isr_nesting++;
   TC_TRACE_EVENT(TC_TRACE_EV_ISR_ENTER, tc__k.isr_nesting, 0, 0);
@@ -20,15 +21,26 @@ void tc_isr_enter(void)
   tc__unlock(s);
 }
 
-void tc_isr_exit(void)
+void tc__isr_exit(void)
 {
-  if (TC_CHECKS && !tc__isr_ok("tc_isr_exit")) return;
   unsigned s = tc__lock();
 #if TC_TRACE
   if (tc__k.isr_nesting != 0) TC_TRACE_EVENT(TC_TRACE_EV_ISR_EXIT, tc__k.isr_nesting - 1u, 0, 0);
 #endif
   if (tc__k.isr_nesting != 0 && --tc__k.isr_nesting == 0) tc__sched_dispatch();
   tc__unlock(s);
+}
+
+void tc_isr_enter(void)
+{
+  if (TC_CHECKS && !tc__isr_ok("tc_isr_enter")) return;
+  tc__isr_enter();
+}
+
+void tc_isr_exit(void)
+{
+  if (TC_CHECKS && !tc__isr_ok("tc_isr_exit")) return;
+  tc__isr_exit();
 }
 
 unsigned tc_interrupt_disable(void) { return tc__lock(); }

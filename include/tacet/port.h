@@ -131,7 +131,10 @@
  *   tc__thread_run(t)     the entry of every thread: runs t's entry function, then completes t.
  *   tc__tick_announce()   one system tick; call from the tick interrupt, at a priority the
  *                         kernel masks, between tc_isr_enter() and tc_isr_exit() (the
- *                         bracket makes the tick count as an interrupt on every port).
+ *                         bracket makes the tick count as an interrupt on every port), or
+ *                         tc__isr_enter() and tc__isr_exit(): the same bracket without the
+ *                         test of the caller's priority (TC_PORT_IN_UNMASKED_ISR), for a
+ *                         handler whose priority the port itself keeps at a kernel level.
  *   tc__switch_commit()   with interrupts masked: make tc__k.next current, account the
  *                         switch and call TC_PORT_SWITCH (used by TC_PORT_START and idle code).
  *   tc__stack_guard_hit(t) (TC_MPU_STACK_GUARD) from the port's guard fault handler, an
@@ -238,6 +241,8 @@ struct tc_thread;
 /* Kernel entry points for ports. */
 void tc__thread_run(struct tc_thread *t);
 void tc__tick_announce(void);
+void tc__isr_enter(void);
+void tc__isr_exit(void);
 void tc__switch_commit(void);
 void tc__signal_deliver(void) __attribute__((weak));
 #if TC_MPU_STACK_GUARD

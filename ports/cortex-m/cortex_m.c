@@ -174,13 +174,15 @@ void tc__cm_stack_init(tc_thread *t)
 #endif
 }
 
-/* The tick. SysTick is a kernel interrupt like any device interrupt. */
+/* The tick. SysTick is a kernel interrupt like any device interrupt, at a priority the port
+ * sets (TC_CM_TICK_PRIORITY, a kernel priority by a check of the build): its bracket needs no
+ * test of the caller's priority (tc__isr_enter). */
 void SysTick_Handler(void);
 void SysTick_Handler(void)
 {
-  tc_isr_enter();
+  tc__isr_enter();
   tc__tick_announce();
-  tc_isr_exit();
+  tc__isr_exit();
 }
 
 /* (Re)start SysTick so that it interrupts in `cycles`, then every PERIOD. SysTick loads its
