@@ -59,6 +59,12 @@ int main(int argc, char **argv)
     p.rounds = (unsigned)rounds;
     tc_kernel_init();
     charged = pc_port_setup(cost);
+    /* `tacet run --trace` records each run apart (one dump per tc_kernel_init()): name this
+     * run's trace after its case, so that `tacet trace` says which it is. Without a trace
+     * recording it returns TC_STATE_ERROR, which changes nothing here. */
+    char label[TC_TRACE_NAME + 1];
+    (void)snprintf(label, sizeof label, "case %d: threshold %u", i + 1, thresholds[i]);
+    (void)tc_trace_label(label);
 #if TC_POWER
     if (tc_power_init(TC_POWER_LPC2148_POINTS, TC_POWER_LPC2148_COUNT, TC_POWER_LPC2148_C_EFF,
                       TC_POWER_LPC2148_P_STATIC) != TC_OK) {

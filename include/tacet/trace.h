@@ -83,6 +83,7 @@ enum {
   TC_TRACE_OBJ_TIMER,
   TC_TRACE_OBJ_BLOCK_POOL,
   TC_TRACE_OBJ_BYTE_POOL,
+  TC_TRACE_OBJ_LABEL, /* not an object: the trace's name (tc_trace_label), address 0 */
 };
 
 typedef struct {
@@ -258,6 +259,15 @@ tc_status tc_trace_disable(void);
  * Returns TC_OK; TC_INVALID (id below TC_TRACE_USER_FIRST); TC_STATE_ERROR (not recording:
  * disabled, full in TC_TRACE_STOP mode, or built with TC_TRACE=0). */
 tc_status tc_trace_user(uint16_t id, uint32_t a, uint32_t b);
+
+/* Name the trace being recorded: what it shows, e.g. the case of a program that runs the
+ * kernel several times ("case 2: threshold 1"). The name is a registry entry of type
+ * TC_TRACE_OBJ_LABEL (the string copied, cut to TC_TRACE_NAME bytes); `tacet trace` shows it
+ * as the trace's name. Naming it again adds an entry: the newest is the name.
+ * Context: any.
+ * Returns TC_OK; TC_INVALID (label NULL or empty); TC_STATE_ERROR (not recording, or built
+ * with TC_TRACE=0); TC_FULL (no registry entry free: counted in objects_lost). */
+tc_status tc_trace_label(const char *label);
 
 /* The buffer handed to the last tc_trace_enable() and the bytes of it in use (from the header
  * to the newest event: every slot once a ring has wrapped), NULL and 0 when none: for a port or an application that writes the dump

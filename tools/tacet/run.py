@@ -19,6 +19,7 @@ from tacet.common import Setup, add_target_arguments, resolve_setup
 from tacet.errors import TacetError
 from tacet.host import exit_status, require_tool
 from tacet.targets import QEMU
+from tacet.tracefmt import dump_count
 
 TIMEOUT_STATUS = 124  # as timeout(1)
 CMDLINE_SIZE = 256  # the Cortex-M port's semihosting command line buffer, NUL included
@@ -48,12 +49,38 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=Path,
         metavar="FILE",
         help="build with the event trace compiled in (TC_TRACE=1, in build/<target>-trace), "
-        "record the run and write the trace buffer to FILE at its end (tacet trace reads it; "
-        "docs/trace.md)",
+        "record each kernel run and write its trace to FILE when it ends, one dump per run "
+        "(tacet trace reads them; docs/trace.md)",
+    )
+    parser.add_argument(
+        "--trace-size",
+        type=trace_size,
+        metavar="BYTES",
+        help="with --trace: the trace buffer's size, e.g. 4M or 65536 (default: 16M on sim; "
+        "the free heap less 64K under QEMU)",
+    )
+    parser.add_argument(
+        "--trace-mode",
+        choices=("wrap", "stop"),
+        help="with --trace: when the buffer fills, keep the newest events (wrap, the default) "
+        "or the first ones (stop)",
     )
     # Everything after the first `--` goes to the program (cli.parse splits it off: argparse
     # cannot tell a program's `--flag` from one of ours when options follow APP).
     parser.set_defaults(handler=handle, program_args=[])
+
+
+_SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+
+
+def trace_size(text: str) -> int:
+    """``--trace-size``: bytes, with an optional K, M or G (binary multiples, KiB ... too)."""
+    body = text.strip().upper().removesuffix("IB").removesuffix("B")
+    unit = body[-1:] if body[-1:] in _SIZE_UNITS else ""
+    number = body[: len(body) - len(unit)]
+    if not number.isdigit() or int(number) == 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a number of bytes, e.g. 4M or 65536")
+    return int(number) * _SIZE_UNITS[unit]
 
 
 def run_program(
@@ -91,15 +118,21 @@ def semihosting_words(what: str, text: str) -> str:
 
 
 def emulated_command(
-    command: list[str], program: Path, program_args: Sequence[str], trace: Path | None
+    command: list[str],
+    program: Path,
+    program_args: Sequence[str],
+    trace: Path | None,
+    trace_options: Sequence[str] = (),
 ) -> list[str]:
-    """QEMU's command line with the program's arguments, and the trace's file when there is
-    one, on the program's command line (semihosting): argv[0] is the program's name, and the
-    port takes `--tacet-trace=FILE` out before main() sees the rest."""
+    """QEMU's command line with the program's arguments, and the trace's file and options when
+    there is one, on the program's command line (semihosting): argv[0] is the program's name,
+    and the port takes `--tacet-trace=FILE` (and `--tacet-trace-size=`, `--tacet-trace-mode=`)
+    out before main() sees the rest."""
     words = [program.name]
     words += [semihosting_words("program argument", a) for a in program_args]
     if trace is not None:
         words.append("--tacet-trace=" + semihosting_words("--trace", str(trace)))
+        words += trace_options
     line = " ".join(words)
     if len(line) >= CMDLINE_SIZE:
         raise TacetError(
@@ -119,7 +152,36 @@ def report_trace(trace: Path, program: str, target: str, returncode: int) -> Non
             "trace is written when tc_kernel_start() returns)",
             status=returncode or 1,
         )
-    print(f"tacet: trace of {program} in {trace} ({trace.stat().st_size} bytes)", file=sys.stderr)
+    runs = dump_count(trace.read_bytes())
+    what = "one kernel run" if runs == 1 else f"{runs} kernel runs, a dump each"
+    print(
+        f"tacet: trace of {program} in {trace} ({trace.stat().st_size} bytes, {what}; "
+        "tacet trace reads it)",
+        file=sys.stderr,
+    )
+
+
+def launch(
+    args: argparse.Namespace, setup: Setup, program: Path, trace: Path | None
+) -> tuple[list[str], dict[str, str] | None]:
+    """The command that runs ``program`` and its environment (None: ours): the program's
+    arguments and, when traced, the trace's file, size and mode, as its port takes them (the
+    sim port from the environment, the Cortex-M port from its command line)."""
+    target = setup.target
+    command = target.run_command(program)
+    if target.emulated:
+        options = [f"--tacet-trace-size={args.trace_size}"] if args.trace_size else []
+        options += [f"--tacet-trace-mode={args.trace_mode}"] if args.trace_mode else []
+        return emulated_command(command, program, args.program_args, trace, options), None
+    command += args.program_args
+    if trace is None:
+        return command, None
+    env = dict(os.environ, TACET_TRACE=str(trace))
+    if args.trace_size:
+        env["TACET_TRACE_SIZE"] = str(args.trace_size)
+    if args.trace_mode:
+        env["TACET_TRACE_MODE"] = args.trace_mode
+    return command, env
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -131,7 +193,8 @@ def handle(args: argparse.Namespace) -> int:
         require_tool(QEMU, f"target {target.name}")
     timeout = target.run_timeout if args.timeout is None else (args.timeout or None)
     trace: Path | None = None
-    env: dict[str, str] | None = None
+    if args.trace is None and (args.trace_size is not None or args.trace_mode is not None):
+        raise TacetError("--trace-size and --trace-mode go with --trace FILE")
     if args.trace is not None:
         trace = (setup.cwd / args.trace).resolve()
         if not trace.parent.is_dir():
@@ -139,13 +202,7 @@ def handle(args: argparse.Namespace) -> int:
         trace.unlink(missing_ok=True)  # a stale dump must not pass for this run's
         setup = traced_setup(setup, args.build_dir is not None)
     program = build_app(setup, args.app, output="on-failure")
-    command = target.run_command(program)
-    if target.emulated:
-        command = emulated_command(command, program, args.program_args, trace)
-    else:
-        command += args.program_args
-        if trace is not None:
-            env = dict(os.environ, TACET_TRACE=str(trace))
+    command, env = launch(args, setup, program, trace)
     sys.stdout.flush()
     sys.stderr.flush()
     try:
