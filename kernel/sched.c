@@ -466,6 +466,7 @@ void tc_sched_lock(void)
   if (!tc__in_thread()) return;
   unsigned s = tc__lock();
   tc__k.lock_nesting++;
+  TC_TRACE_EVENT(TC_TRACE_EV_LOCK, tc__k.lock_nesting, 0, 0);
   tc__unlock(s);
 }
 
@@ -473,6 +474,10 @@ void tc_sched_unlock(void)
 {
   if (!tc__in_thread()) return;
   unsigned s = tc__lock();
-  if (tc__k.lock_nesting != 0 && --tc__k.lock_nesting == 0) tc__sched_dispatch();
+  if (tc__k.lock_nesting != 0) {
+    tc__k.lock_nesting--;
+    TC_TRACE_EVENT(TC_TRACE_EV_LOCK, tc__k.lock_nesting, 0, 0);
+    if (tc__k.lock_nesting == 0) tc__sched_dispatch();
+  }
   tc__unlock(s);
 }

@@ -159,6 +159,10 @@ static void low_entry(void *arg)
   OK(tc_sem_give(&sem)); /* READY of high, SWITCH to it */
   EXPECT(tc_sem_take(&sem, TC_NO_WAIT), TC_NO_INSTANCE);
   OK(tc_sem_delete(&sem));
+  tc_sched_lock(); /* LOCK events with the nesting after each call */
+  tc_sched_lock();
+  tc_sched_unlock();
+  tc_sched_unlock();
   tct_log("done");
 }
 
@@ -248,6 +252,17 @@ static void content(void)
   /* low's TC_NO_WAIT take: its status recorded. */
   int none = find(h, TC_TRACE_SVC_SEM_TAKE, give);
   CHECK(none >= 0 && events(h)[none].arg[3] == TC_NO_INSTANCE);
+  /* low's scheduler lock, twice taken and twice released: the nesting after each call. */
+  int lock = find(h, TC_TRACE_EV_LOCK, none);
+  for (uint32_t k = 0; k < 4; k++) {
+    static const uintptr_t nesting[4] = {1, 2, 1, 0};
+    CHECK(lock >= 0);
+    if (lock < 0) return;
+    CHECK_EQ(events(h)[lock].ctx, (uintptr_t)&th[1]);
+    CHECK_EQ(events(h)[lock].arg[0], nesting[k]);
+    lock = find(h, TC_TRACE_EV_LOCK, lock + 1);
+  }
+  CHECK(lock < 0);
   check_times(h);
 }
 

@@ -143,6 +143,9 @@ enum {
                                the record says, a2:a3 a 64-bit value (high word in a2) */
   TC_TRACE_EV_POLICY,       /* tc_power_policy() chose a policy (TC_POWER): a0 the policy
                                (TC_POLICY_*), a1 the point in force after it */
+  TC_TRACE_EV_LOCK,         /* ctx took or released the scheduler lock (tc_sched_lock,
+                               tc_sched_unlock): a0 its nesting after the call (0: released);
+                               a thread that ends holds it no more */
 };
 
 /* TC_TRACE_EV_POWER's a3: the port changed its clock to the point's frequency (the sim

@@ -67,6 +67,7 @@ KERNEL_EVENTS: dict[int, str] = {
     13: "POWER",
     14: "ENERGY",
     15: "POLICY",
+    16: "LOCK",
 }
 EV = {name: number for number, name in KERNEL_EVENTS.items()}
 
