@@ -458,6 +458,7 @@ int tc_kernel_start(void)
 #endif
   tc__k.started = false;
   tc__k.current = NULL;
+  TC_PORT_RUN_END(); /* the books closed: what the port records of the run sees them so */
   return code;
 }
 

@@ -269,10 +269,14 @@ int tc__cm_start(void)
   systick_stop();
   SCB_ICSR = ICSR_PENDSVCLR; /* a switch requested after the end would be idle to idle */
   tc__cm_stopping = false;
+  return exit_code;
+}
+
+void tc__cm_run_end(void)
+{
 #if TC_TRACE
   tc__cm_trace_end_of_run();
 #endif
-  return exit_code;
 }
 
 void tc_cm_stop(int code)

@@ -90,11 +90,11 @@ int tc__cm_console_write(int fd, const void *buf, size_t n)
 /* ---- the trace dump (TC_TRACE) ----------------------------------------------------------
  * `--tacet-trace=FILE` on the command line (tacet run --trace FILE passes it; the program
  * never sees it) makes every tc_kernel_init() start a trace, and the end of each kernel run
- * (tc_kernel_start() returning) write it to the host FILE through SYS_OPEN and SYS_WRITE: the
- * first run replaces the file, later runs append, one dump per run in order; a run still
- * recording at exit is written then. `--tacet-trace-size=BYTES` sizes the buffer (by default
- * the heap's free space less TC_CM_TRACE_RESERVE, taken from the heap at the first run) and
- * `--tacet-trace-mode=stop` keeps the first events instead of the newest (a ring). */
+ * (TC_PORT_RUN_END: tc_kernel_start() returning, its books closed) write it to the host FILE through SYS_OPEN and SYS_WRITE: the
+ * first run replaces the file, later runs add theirs at its end, one dump per run in order; a
+ * run still recording at exit is written then. `--tacet-trace-size=BYTES` sizes the buffer
+ * (by default the heap's free space less TC_CM_TRACE_RESERVE, taken from the heap at the first
+ * run) and `--tacet-trace-mode=stop` keeps the first events instead of the newest (a ring). */
 #if TC_TRACE
 #ifndef TC_CM_TRACE_RESERVE
 #define TC_CM_TRACE_RESERVE (64u * 1024u) /* heap bytes the default size leaves to malloc() */
@@ -187,9 +187,18 @@ void tc__cm_trace_end_of_run(void)
   size_t n;
   const void *buf = tc_trace_buffer(&n);
   if (buf == NULL) return;
-  int h = open_host(trace_path, (trace_written ? MODE_A : MODE_W) | MODE_BINARY);
+  int h = open_host(trace_path, (trace_written ? MODE_R | MODE_PLUS : MODE_W) | MODE_BINARY);
+  bool ok = h >= 0;
+  if (ok && trace_written) {
+    /* Appended at the length the host reports: a host may open "a" at the start of the file
+     * (QEMU 7.2 does), and SYS_SEEK takes an absolute position. */
+    uint32_t file[1] = {(uint32_t)h};
+    int32_t length = semihost(SYS_FLEN, file);
+    uint32_t seek[2] = {(uint32_t)h, (uint32_t)length};
+    ok = length >= 0 && semihost(SYS_SEEK, seek) == 0;
+  }
   trace_written = true;
-  bool ok = h >= 0 && transfer(SYS_WRITE, h, buf, n) == (int)n;
+  ok = ok && transfer(SYS_WRITE, h, buf, n) == (int)n;
   if (h >= 0) (void)semihost(SYS_CLOSE, &h);
   if (!ok) {
     static const char msg[] = "tacet: cannot write the trace to the host file\n";

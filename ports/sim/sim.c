@@ -412,10 +412,14 @@ int tc__sim_start(void)
   }
   sim.ticking = false;
   tc__sim_next_event = UINT64_MAX;
+  return sim.stopping ? sim.exit_code : 0;
+}
+
+void tc__sim_run_end(void)
+{
 #if TC_TRACE
   trace_write();
 #endif
-  return sim.stopping ? sim.exit_code : 0;
 }
 
 void tc_sim_stop(int exit_code)
