@@ -4,8 +4,9 @@
 #   make deps    install what is missing, and only that: Debian packages (apt-get, as root)
 #                and the Python virtual environment .venv holding the tacet tool (tools/)
 #   make demo    run the demonstration: tacet run --target T --trace ... $(DEMO_APP), T in
-#                $(DEMO_TARGETS), then its trace as build/demo/T/report.html and trace.json;
-#                then tacet run --target T A for each A in $(DEMO_MORE_APPS)
+#                $(DEMO_TARGETS), then its trace as build/demo/T/report-run<N>.html (one per
+#                kernel run: the demo's two cases) and trace.json; then tacet run --target T A
+#                for each A in $(DEMO_MORE_APPS)
 #   make test    kernel tests (ctest) in every build of TEST_BUILDS (sanitizers and short
 #                seeded runs of the fuzz harnesses included), kernel/ coverage (with random
 #                scenarios against the model), the static analysis (make lint), then the Python
@@ -139,14 +140,17 @@ $(VENV_STAMP): tools/pyproject.toml tools/constraints.txt VERSION | system-deps
 	  -c tools/constraints.txt -e './tools[dev,cluster]'
 	@touch $@
 
-# Each run, then the same run traced (TC_TRACE=1 in build/<target>-trace): the dump of the
-# program's last kernel run, its Perfetto JSON and its HTML report land in build/demo/<target>/.
+# Each run, then the same run traced (TC_TRACE=1 in build/<target>-trace): a dump per kernel
+# run of the program (the demo's two cases) in run.tctrace, their Perfetto JSON (a process per
+# run) and an HTML report per run (report-run1.html ...; report.html for a program of one run)
+# land in build/demo/<target>/. tacet trace prints each run's events kept, recorded and lost.
 demo: deps
 	@for target in $(DEMO_TARGETS); do \
 	  out=build/demo/$$target; mkdir -p $$out; \
 	  echo "== tacet run --target $$target $(DEMO_APP)"; \
 	  $(VENV)/bin/tacet run --target $$target $(DEMO_APP); \
 	  echo "== the same traced (its figures include the trace's cost): $$out/"; \
+	  rm -f $$out/report*.html; \
 	  $(VENV)/bin/tacet run --target $$target --trace $$out/run.tctrace $(DEMO_APP) >/dev/null; \
 	  $(VENV)/bin/tacet trace $$out/run.tctrace --perfetto $$out/trace.json --html $$out/report.html; \
 	  echo; \
@@ -158,8 +162,9 @@ demo: deps
 	    echo; \
 	  done; \
 	done; \
-	echo "Open build/demo/<target>/report.html in a browser, or load build/demo/<target>/trace.json"; \
-	echo "at https://ui.perfetto.dev (Open trace file): $(DEMO_TARGETS:%=build/demo/%/)"
+	echo "Open in a browser:" $$(for t in $(DEMO_TARGETS); do ls build/demo/$$t/report*.html; done); \
+	echo "or load build/demo/<target>/trace.json at https://ui.perfetto.dev (Open trace file):" \
+	  "$(DEMO_TARGETS:%=build/demo/%/)"
 
 # Every step runs even if an earlier one failed; the goal fails if any did.
 test: deps

@@ -76,11 +76,6 @@ def load_runs(path: Path, run: int | None = None) -> list[Trace]:
     return [traces[run - 1]]
 
 
-def load(path: Path) -> Trace:
-    """The trace of a dump file that holds one (the last run's when it holds several)."""
-    return load_runs(path)[-1]
-
-
 def lost_advice(analysis: dict[str, Any]) -> str | None:
     """What lost or cut events mean and what to do, or None when the trace is whole."""
     ev = analysis["events"]
@@ -213,6 +208,7 @@ def print_summary(console: Console, trace: Trace, analysis: dict[str, Any]) -> N
         f"{h.ptr_size * 8}-bit {h.endian}-endian, clock {src['clock_hz']} Hz "
         f"({src['clock_note']}), tick {src['tick_hz']} Hz",
         highlight=False,
+        soft_wrap=True,
     )
     console.print(
         f"events: {ev['kept']} kept of {ev['recorded']} recorded, {ev['lost']} lost "
@@ -220,10 +216,10 @@ def print_summary(console: Console, trace: Trace, analysis: dict[str, Any]) -> N
         highlight=False,
     )
     for note in ev["notes"]:
-        console.print(f"note: {note}", highlight=False)
+        console.print(f"note: {note}", highlight=False, soft_wrap=True)
     advice = lost_advice(analysis)
     if advice:
-        console.print(f"warning: {advice}", highlight=False)
+        console.print(f"warning: {advice}", highlight=False, soft_wrap=True)
     console.print(
         f"span {s['duration_us']:.1f} us: {s['switches']} context switches, "
         f"{s['preemptions']} preemptions, {s['interrupts']} interrupts",
@@ -336,19 +332,20 @@ def print_written(
     status: Console, traces: list[Trace], analyses: list[dict[str, Any]], reports: list[Path]
 ) -> None:
     """What was written, and each run's events: kept, recorded, lost, and what to do."""
-    for trace, path in zip(traces, reports, strict=True):
+    for trace, path in zip(traces, reports, strict=False):  # no reports: --perfetto alone
         title = run_title(trace)
-        status.print(f"wrote {path}" + (f" ({title})" if title else ""))
+        status.print(f"wrote {path}" + (f" ({title})" if title else ""), soft_wrap=True)
     for trace, analysis in zip(traces, analyses, strict=True):
         ev = analysis["events"]
         title = run_title(trace) or "the trace"
         status.print(
             f"{title}: {ev['kept']:,} events kept of {ev['recorded']:,} recorded, "
             f"{ev['lost']:,} lost" + (f", {ev['cut']:,} cut off" if ev.get("cut") else ""),
+            soft_wrap=True,
         )
         advice = lost_advice(analysis)
         if advice:
-            status.print(f"warning: {title}: {advice}")
+            status.print(f"warning: {title}: {advice}", soft_wrap=True)
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -374,8 +371,10 @@ def handle(args: argparse.Namespace) -> int:
                 console.print()
             print_summary(console, trace, analysis)
     if args.perfetto is not None:
-        runs = "" if len(traces) == 1 else f", a process per run ({len(traces)})"
-        status.print(f"wrote {args.perfetto} (open it in https://ui.perfetto.dev{runs})")
+        runs = "" if len(traces) == 1 else f"{len(traces)} runs, a process each; "
+        status.print(
+            f"wrote {args.perfetto} ({runs}open it in https://ui.perfetto.dev)", soft_wrap=True
+        )
     if args.perfetto is not None or reports:
         print_written(status, traces, analyses, reports)
     return 0

@@ -1300,11 +1300,14 @@ def screenshot(
     *,
     height: int = 800,
     full: bool = False,
+    view: tuple[float, float] | None = None,
+    at: str | None = None,
 ) -> None:
     """A PNG of the report at ``html_path``: its first screen in a window ``width`` x
     ``height`` (what a reader sees on opening it), or with ``full`` the whole page; with
     ``inversion``, after clicking that row of the inversion tables (its interval zoomed and
-    highlighted in the timeline)."""
+    highlighted in the timeline); with ``view``, the timeline showing that stretch (µs from
+    the trace's start); with ``at``, the window scrolled to the element of that id."""
     driver = open_chromium(width, height)
     try:
         driver.execute_cdp_cmd(
@@ -1317,6 +1320,8 @@ def screenshot(
             if not rows:
                 raise TacetError(f"--inversion {inversion}: the report has no such inversion")
             driver.execute_script("arguments[0].click()", rows[0])
+        if view is not None:
+            driver.execute_script("window.tacetReport.show(arguments[0], arguments[1])", *view)
         if full:
             page = driver.execute_script("return document.documentElement.scrollHeight")
             driver.execute_cdp_cmd(
@@ -1324,6 +1329,12 @@ def screenshot(
                 {"width": width, "height": int(page), "deviceScaleFactor": 1, "mobile": False},
             )
         driver.execute_script("window.scrollTo(0, 0)")
+        if at is not None:
+            if not driver.find_elements("id", at):
+                raise TacetError(f"--at {at}: the report has no element of that id")
+            driver.execute_script(
+                "window.scrollTo(0, document.getElementById(arguments[0]).offsetTop - 8)", at
+            )
         if not driver.save_screenshot(str(png_path)):
             raise TacetError(f"{png_path}: chromium could not write the screenshot")
     finally:
@@ -1356,6 +1367,17 @@ def load_analysis(path: Path, run: int | None = None) -> dict:
     return analyze(traces[-1 if run is None else run - 1], str(path))
 
 
+def _stretch(text: str) -> tuple[float, float]:
+    """``--view START:END``: two times in µs, the first below the second."""
+    try:
+        start, end = (float(part) for part in text.split(":"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected START:END in µs") from None
+    if not (math.isfinite(start) and math.isfinite(end) and 0 <= start < end):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected 0 <= START < END")
+    return start, end
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m tacet.trace_report",
@@ -1375,6 +1397,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--height", type=int, default=800, help="the window's height in pixels (the first screen)"
     )
     parser.add_argument("--full", action="store_true", help="the whole page, not the first screen")
+    parser.add_argument(
+        "--view",
+        type=_stretch,
+        metavar="START:END",
+        help="show this stretch in the timeline (µs from the trace's start) before the screenshot",
+    )
+    parser.add_argument(
+        "--at", metavar="ID", help="scroll to the element of this id (timeline, events ...)"
+    )
     parser.add_argument(
         "--run",
         type=int,
@@ -1412,6 +1443,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     args.inversion,
                     height=args.height,
                     full=args.full,
+                    view=args.view,
+                    at=args.at,
                 )
                 print(f"screenshot: {args.screenshot}")
     except TacetError as error:

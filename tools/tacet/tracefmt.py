@@ -1059,19 +1059,20 @@ def _decode_one(data: bytes, where: str, base: int) -> tuple[Trace, int]:
     clock, clock_note = _clock(r, h, events, energy, gaps)
     notes = []
     if cut_bytes:
-        registry = len(r.data) < h.header_size + h.objects * h.object_size
-        notes.append(
+        clauses = [
             f"the dump is cut short: it ends {cut_bytes} bytes before its last event slot "
-            f"({len(r.data)} of {used} bytes); {cut} of its {h.kept} events are missing "
-            + (
-                f"and {before_gap} older ones before the gap are left out (their times cannot "
-                "be placed); "
-                if before_gap
-                else ""
+            f"({len(r.data)} of {used} bytes)",
+            f"{cut} of its {h.kept} events are missing",
+        ]
+        if before_gap:
+            clauses.append(
+                f"{before_gap} older ones before the gap are left out (their times cannot be "
+                "placed)"
             )
-            + f"the {count} it holds are decoded"
-            + ("; the registry is cut too: some objects have no name" if registry else "")
-        )
+        clauses.append(f"the {count} it holds are decoded")
+        if len(r.data) < h.header_size + h.objects * h.object_size:
+            clauses.append("the registry is cut too: some objects have no name")
+        notes.append("; ".join(clauses))
     if h.wrapped and h.lost:
         notes.append(f"the ring wrapped: the oldest {h.lost} events were overwritten")
     if h.full and h.lost:

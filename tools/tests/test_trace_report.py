@@ -505,6 +505,13 @@ def test_the_screenshot_command(analysis: dict, tmp_path: Path) -> None:
     assert trace_report.main([str(two), "--html", str(out), "--run", "1"]) == 0
     assert '"held"' in out.read_text(encoding="utf-8")  # the state table, at least
     assert trace_report.main([str(two), "--html", str(out), "--run", "3"]) == 1
+    # A stretch of the timeline, scrolled to: the picture of the threshold at work.
+    held = tmp_path / "held.png"
+    argv = [str(out), "--screenshot", str(held), "--view", "1000:4000", "--at", "timeline"]
+    assert trace_report.main(argv) == 0 and size(held) == (1280, 800)
+    assert trace_report.main([str(out), "--screenshot", str(held), "--at", "nowhere"]) == 1
+    with pytest.raises(SystemExit):
+        trace_report.main([str(out), "--screenshot", str(held), "--view", "5:2"])
 
 
 # --- the demo's report: the producer/consumer, its first screen, the threshold at work ---------

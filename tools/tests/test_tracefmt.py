@@ -238,7 +238,7 @@ def test_a_wrapped_ring_cut_short_keeps_its_newest_run(ptr_size: int) -> None:
     assert trace.cut_events == len(kept) - h.next
     assert trace.time_anchored  # the closing TIME event is among the newest
     note = next(n for n in trace.notes if "cut short" in n)
-    assert "and 3 older ones before the gap are left out" in note
+    assert "; 3 older ones before the gap are left out" in note
     # Cut before `next`: the first slots, which follow the gap, are all there is.
     trace = decode(data[: h.events_offset + 2 * h.event_size])
     assert [e.args[0] for e in trace.events] == [e.args[0] for e in newest[:2]]
