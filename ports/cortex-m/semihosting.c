@@ -167,7 +167,6 @@ void tc__cm_trace_init(void)
   if (trace_buffer == NULL) {
     if (trace_size == 0) {
       const char *brk = _sbrk(0);
-      /* cppcheck-suppress comparePointers ; brk lies in the heap that __heap_end bounds */
       size_t free_bytes = (size_t)(__heap_end - brk);
       if (free_bytes <= TC_CM_TRACE_RESERVE) trace_fail("no heap left for the buffer");
       trace_size = free_bytes - TC_CM_TRACE_RESERVE;

@@ -1,20 +1,22 @@
 # SPDX-License-Identifier: MIT
-"""What a decoded trace says about the schedule: the analysis dict (schema 1).
+"""What a decoded trace says about the schedule: the analysis dict (schema 2).
 
 ``analyze(trace, source)`` walks the events once and returns a JSON-serialisable dict: every
-context's state over time as slices (running, ready, preempted, blocked, sleeping,
-suspended), counters (cumulative switches, CPU load per window, ready-queue length), a
-per-thread summary (run time and share, switches in, preemptions, response and blocking
-times), who preempted whom, priority inversions and the application's user events. The
-definitions are in docs/trace.md ("Analysis definitions"); times are microseconds of the
-target clock.
+context's state over time as slices (running, ready, preempted, held off by the running
+thread's threshold or scheduler lock, blocked, sleeping, suspended), counters (cumulative
+switches, CPU load per window, ready-queue length, the CPU share per context and the switch
+rate per bin), a per-thread summary (run time and share, switches in, preemptions, times held
+off, response and blocking times), who preempted whom, priority inversions, the application's
+user events and the event list (each event as a sentence). The definitions are in
+docs/trace.md ("Analysis definitions"); times are microseconds of the target clock, whose
+rates over the span ``source.clock_rates`` gives.
 
-Beyond schema 1 the dict carries ``events.notes`` (what the decoder says is missing),
-``isr_slices`` (interrupt handler intervals) and ``wakeups`` (each READY event and the
-switch-in it led to), which ``tacet trace --perfetto`` draws, and ``energy`` (None without an
-energy snapshot or POWER events): the energy per context, idle and the context-switch path
-computed from the kernel's snapshot with the model of tacet.energy, as tc_energy_report()
-computes it, and the operating point over time.
+The dict also carries ``events.notes`` (what the decoder says is missing), ``isr_slices``
+(interrupt handler intervals) and ``wakeups`` (each READY event and the switch-in it led to),
+which ``tacet trace --perfetto`` draws, and ``energy`` (None without an energy snapshot or
+POWER events): the energy per context, idle and the context-switch path computed from the
+kernel's snapshot with the model of tacet.energy, as tc_energy_report() computes it, and the
+operating point over time.
 """
 
 import bisect
@@ -865,7 +867,7 @@ def _energy(
 
 
 def analyze(trace: Trace, source: str) -> dict[str, Any]:
-    """The analysis dict of schema 1 for `trace`, read from `source` (a file name)."""
+    """The analysis dict of schema 2 for `trace`, read from `source` (a file name)."""
     h = trace.header
     # The schedule ends where the energy snapshot begins (the kernel closed its books there);
     # the snapshot's records and the closing TIME event are not part of it.

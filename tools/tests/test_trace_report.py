@@ -16,12 +16,12 @@ import pytest
 from conftest import REPO
 from test_trace_energy import clocked
 from trace_fixture import CONTEXTS, HIGH, make_analysis
-from trace_synth import producer_consumer
+from trace_synth import SynthEvent, producer_consumer
 
 from tacet import trace_report
 from tacet.errors import TacetError
 from tacet.trace_analysis import analyze
-from tacet.tracefmt import decode
+from tacet.tracefmt import EV, NO_POINT, POWER_CLOCK, decode
 
 ARTEFACTS = REPO / "build" / "trace-report"
 
@@ -679,3 +679,30 @@ def test_a_trace_with_lost_events_says_so_first(browser: object, tmp_path: Path)
         assert_clean(browser, url)
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_the_clock_is_the_one_the_run_ran_at(tmp_path: Path) -> None:
+    """The sim port's clock follows the operating point: the demo's header says 100 MHz (the
+    rate when tracing began), its power table sets 60 MHz at once, and its times count at 60."""
+    sc = producer_consumer(3, 1)
+    first = sc.events[0].time
+    sc.events.insert(0, SynthEvent(first, EV["POWER"], 0x2000_4000,
+                                   (4, 60_000_000, 3300, POWER_CLOCK | NO_POINT << 8)))  # fmt: skip
+    trace = decode(sc.encode(clock_hz=100_000_000, energy=False).data, "demo.tctrace")
+    analysis = analyze(trace, "demo.tctrace")
+    assert analysis["source"]["clock_hz"] == 100_000_000
+    assert analysis["source"]["clock_rates"] == [[analysis["span"]["start_us"], 60_000_000]]
+    assert "60 MHz over the whole span" in analysis["source"]["clock_note"]
+    path = tmp_path / "clock.html"
+    trace_report.write_html(analysis, path)
+    meta = re.search(r'<p class="meta">(.*?)</p>', path.read_text(encoding="utf-8"))[1]
+    assert "clock 60 MHz (the operating point&#x27;s)" in meta and "100 MHz</span>" not in meta
+    # Two rates over the span: both said.
+    two = analyze(decode(clocked(True).encode(energy=True).data, "c"), "c")
+    trace_report.write_html(two, path)
+    meta = re.search(r'<p class="meta">(.*?)</p>', path.read_text(encoding="utf-8"))[1]
+    assert "clock 1 MHz to 2 MHz (follows the operating point)" in meta
+    # QEMU: a unit is an instruction, said there.
+    qemu = analyze(decode(sc.encode(port="cortex-m", cpu="cortex-m3").data, "q"), "q")
+    trace_report.write_html(qemu, path)
+    assert "(QEMU -icount: a unit is one instruction)" in path.read_text(encoding="utf-8")
