@@ -412,41 +412,60 @@ class _Report:
     # --- the overview: CPU share per thread, switches --------------------------------------
 
     def _overview_section(self) -> str:
+        """The CPU share per thread over the whole trace and the switches per bin (drawn by
+        the script); its legend gives each one's share of the span as the chart draws it:
+        the interrupt handlers apart from the contexts they interrupted."""
+        shares = self._shares()
         keys = []
-        for n, t in enumerate(self._threads()):
-            lane = self.lane(t.get("ctx"))
+        for lane, share in shares:
             ctx = self.contexts[lane]
-            share = 100 * _num(t.get("share", 0.0), f"summary.threads[{n}].share")
             kind = " (HISR)" if ctx["kind"] == "hisr" else ""
+            colour = IDLE_COLOUR if ctx["kind"] == "idle" else self.colours[lane]
             keys.append(
                 f'<span class="key" data-lane="{lane}"><span class="sw" style="background:'
-                f'{self.colours[lane]}"></span>{_e(ctx["name"])}{kind} {share:.1f} %</span>'
+                f'{colour}"></span>{_e(ctx["name"])}{kind} {100 * share:.1f} %</span>'
             )
-        busy = sum(_num(t.get("share", 0.0), "share") for t in self._threads())
-        isr = self._isr_share()
         keys.append(
             f'<span class="key"><span class="sw" style="background:{ISR_COLOUR}"></span>'
-            f"interrupts {100 * isr:.1f} %</span>"
-        )
-        keys.append(
-            f'<span class="key"><span class="sw" style="background:{IDLE_COLOUR}"></span>'
-            f"idle {max(0.0, 100 * (1 - busy)):.1f} %</span>"
+            f"interrupts {100 * self._isr_share():.1f} %</span>"
         )
         s = self.summary
         switches, preemptions = _int(s.get("switches", 0)), _int(s.get("preemptions", 0))
         return (
             '<section id="overview"><h2>CPU share per thread over the whole trace</h2>\n'
-            f'<div class="legend" id="ov-legend">{"".join(keys)}</div>\n'
+            f'<div class="legend" id="ov-legend">{" ".join(keys)}</div>\n'
             '<div id="ov-box"><svg id="ov-svg" role="img" aria-label="CPU share per thread and '
             'context switches over time"></svg></div>\n'
-            f'<p class="hint">{switches} context switches, {preemptions} preemptions · drag '
-            "across the chart to show that stretch in the timeline below, click to centre it "
-            "there, double-click for the whole trace; the shaded box is the timeline's view.</p>"
-            "</section>"
+            f'<p class="hint">{switches} context switches, {preemptions} preemptions · the '
+            "interrupt handlers' time is counted apart from the threads they interrupted · "
+            "drag across the chart to show that stretch in the timeline below, click to centre "
+            "it there, double-click for the whole trace; the shaded box is the timeline's "
+            "view.</p></section>"
         )
+
+    def _shares(self) -> list[tuple[int, float]]:
+        """Each context's share of the span as the CPU-share chart draws it (the mean of its
+        bins), in the chart's order; the threads' summary shares when there is no chart."""
+        share = _dict(self.counters.get("cpu_share"), "counters.cpu_share")
+        rows = _list(share.get("share"), "counters.cpu_share.share")
+        ctxs = _list(share.get("ctx"), "counters.cpu_share.ctx")
+        if rows and len(rows) == len(ctxs):
+            out = []
+            for ctx, row in zip(ctxs, rows, strict=True):
+                values = [_num(v, "counters.cpu_share.share") for v in _list(row, "share")]
+                out.append((self.lane(ctx), sum(values) / len(values) if values else 0.0))
+            return out
+        return [
+            (self.lane(t.get("ctx")), _num(t.get("share", 0.0), f"summary.threads[{n}].share"))
+            for n, t in enumerate(self._threads())
+        ]
 
     def _isr_share(self) -> float:
         """The interrupt handlers' share of the span (their time, nested ones once)."""
+        share = _dict(self.counters.get("cpu_share"), "counters.cpu_share")
+        values = [_num(v, "counters.cpu_share.isr") for v in _list(share.get("isr"), "isr")]
+        if values:
+            return sum(values) / len(values)
         if self.duration <= 0:
             return 0.0
         return min(1.0, sum(b - a for a, b, _ in self.isr) / self.duration)
@@ -749,7 +768,7 @@ class _Report:
         load = self._series("cpu_load")
         ready = self._series("ready_queue")
         switches = self._series("switches")
-        head = '<section id="cpu"><h2>CPU load over time</h2>'
+        head = '<section id="cpu"><h2>Load and ready queue over time</h2>'
         if not (load or ready or switches):
             return head + '<p class="none">No counter samples in this trace.</p></section>'
         scale, unit = self._unit()

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO, run_traced
+from test_trace_report import chart_legend
 
 from tacet import trace_report
 from tacet.trace_analysis import analyze
@@ -120,8 +121,7 @@ def test_the_report_shows_it(run: tuple[str, dict, int], tmp_path: Path) -> None
         assert chart.location["y"] + chart.size["height"] < 800
         assert len(chart.find_elements("css selector", "path.share")) >= 4
         legend = driver.find_element("id", "ov-legend").text
-        for t in analysis["summary"]["threads"]:
-            assert f"{t['name']} {100 * t['share']:.1f} %" in legend
+        assert legend == chart_legend(analysis)
         assert driver.execute_script("return document.documentElement.scrollWidth") <= 1280
         target = "qemu-m3" if analysis["source"]["port"] == "cortex-m" else "sim"
         ARTEFACTS.mkdir(parents=True, exist_ok=True)

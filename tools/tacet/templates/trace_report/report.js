@@ -124,7 +124,6 @@
   }
 
   // ---- the timeline -------------------------------------------------------------------------
-  var lastAcc = [];  // per row, the last render's per-column sums (the tooltips read them)
 
   function render() {
     var width = Math.max(box.clientWidth, 320);
@@ -150,13 +149,12 @@
       var h = D.inv[highlight];
       roles[h[2]] = "H"; roles[h[3]] = "M"; roles[h[4]] = "L";
     }
-    lastAcc = [];
     for (i = 0; i < rows.length; i++) {
       var y = top + i * LANE_H, row = rows[i];
       if (row.isr) {
         out.push('<text class="lane-label" data-row="' + i + '" x="' + PAD + '" y="' +
                  (y + LANE_H / 2 + 4) + '">interrupts</text>');
-        lastAcc.push(drawIsr(out, y));
+        drawIsr(out, y);
       } else {
         var ln = lanes[row.lane], l = row.lane;
         var label = ln.name + (ln.kind === "hisr" ? " (HISR)" : ln.prio === null ? "" :
@@ -168,7 +166,7 @@
                  (y + LANE_H / 2 + 4) + '">' +
                  (roles[l] ? '<tspan class="role">' + roles[l] + " </tspan>" : "") +
                  esc(label.length > 22 ? label.slice(0, 21) + "…" : label) + "</text>");
-        lastAcc.push(drawLane(out, l, y));
+        drawLane(out, l, y);
       }
       drawCalls(out, i, y);
     }
@@ -214,16 +212,15 @@
   function drawLane(out, l, y) {
     var s = lanes[l].s, n = s.length / STRIDE, idle = lanes[l].kind === "idle";
     var B = Math.max(1, Math.ceil(plotW / BUCKET)), bw = (v1 - v0) / B;
-    var acc = new Float64Array(B * NS), cnt = new Uint32Array(B), k;
+    var acc = new Float64Array(B * NS), k;
     for (var i = firstAfter(s, v0, STRIDE); i < n && s[i * STRIDE] < v1; i++) {
       var a = Math.max(s[i * STRIDE], v0), b = Math.min(s[i * STRIDE] + s[i * STRIDE + 1], v1);
       var st = s[i * STRIDE + 2];
       var k0 = Math.min(B - 1, Math.floor((a - v0) / bw));
       var k1 = Math.min(B - 1, Math.floor((b - v0) / bw));
-      if (b <= a) { cnt[k0]++; continue; }
       for (k = k0; k <= k1; k++) {
         var lo = Math.max(a, v0 + k * bw), hi = Math.min(b, v0 + (k + 1) * bw);
-        if (hi > lo) { acc[k * NS + st] += hi - lo; cnt[k]++; }
+        if (hi > lo) acc[k * NS + st] += hi - lo;
       }
     }
     // The ways of waiting share the strip in proportion to their time in the column,
@@ -278,7 +275,6 @@
                esc(laneName(s[i * STRIDE + 6])) + (stt === HELD ? "'s threshold" : "'s lock") +
                "</text>");
     }
-    return {acc: acc, cnt: cnt, bw: bw};
   }
 
   // The interrupt handlers' row: each column's share of time in a handler.
@@ -303,7 +299,6 @@
       d += rect(LABEL_W + k * BUCKET, y + 3 + FULL - hgt, BUCKET, hgt);
     }
     if (d) out.push('<path class="slice s-isr" data-row="0" d="' + d + '"/>');
-    return {isrAcc: acc, cnt: cnt, bw: bw};
   }
 
   // A row's service calls: a tick a pixel column along its top, red where one failed.
