@@ -613,7 +613,7 @@ class _Report:
             f'<div class="legend">{legend}</div>\n'
             '<p class="hint">Wheel: zoom at the pointer · drag: pan · hover for details. A '
             "lane's green height is the share of each pixel's time the context ran; the strip "
-            "under it, how it waited. Ticks along a lane's top are its service calls.</p>\n"
+            "over it, how it waited. Ticks along a lane's top are its service calls.</p>\n"
             f'<script type="application/json" id="tl-data">{data}</script></section>'
         )
 

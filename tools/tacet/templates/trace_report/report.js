@@ -15,6 +15,7 @@
   var rangeLabel = document.getElementById("tl-range");
 
   var STRIDE = 7, LABEL_W = 150, LANE_H = 26, AXIS_H = 20, PAD = 8, BUCKET = 2, SVC_H = 5;
+  var STRIP = 12;  // the height of a way of waiting in a lane (running: the lane's height)
   var INV_H = D.inv.length ? 14 : 0;
   var OV_SHARE_H = 150, OV_GAP = 10, OV_RATE_H = 40, OV_AXIS_H = 16, OV_TOP = 8;
   var lanes = D.lanes, states = D.states, NS = states.length;
@@ -224,17 +225,20 @@
       }
     }
     // The ways of waiting share the strip in proportion to their time in the column,
-    // stacked in a fixed order; equal neighbours merge into one rectangle.
-    var FULL = LANE_H - 6, STRIP = LANE_H - 14, paths = {}, run = null, strips = {};
+    // stacked down from its top in a fixed order; the running column grows up from the
+    // lane's bottom. With these heights the two never overlap (12 w + 17 r <= 17 when
+    // w + r <= 1). Equal neighbours merge into one rectangle.
+    var TOP = y + SVC_H + 2, BOTTOM = y + LANE_H - 2, FULL = BOTTOM - TOP;
+    var paths = {}, run = null, strips = {};
     function add(cls, d) { paths[cls] = (paths[cls] || "") + d; }
     function flushRun() {
       if (run) add(idle ? "s-idle" : "s-running",
-                   rect(run.x0, y + 3 + FULL - run.h, run.x1 - run.x0, run.h));
+                   rect(run.x0, BOTTOM - run.h, run.x1 - run.x0, run.h));
       run = null;
     }
     function flushStrip(q) {
       var p = strips[q];
-      if (p) add("s-" + states[q], rect(p.x0, y + 7 + STRIP - p.off - p.h, p.x1 - p.x0, p.h));
+      if (p) add("s-" + states[q], rect(p.x0, TOP + p.off, p.x1 - p.x0, p.h));
       strips[q] = null;
     }
     for (k = 0; k < B; k++) {
@@ -271,7 +275,7 @@
       var sx1 = Math.min(x(s[i * STRIDE] + s[i * STRIDE + 1]), LABEL_W + plotW);
       if (sx1 - sx0 < 110 || s[i * STRIDE + 6] < 0) continue;
       out.push('<text class="held-label" x="' + ((sx0 + sx1) / 2).toFixed(1) + '" y="' +
-               (y + LANE_H / 2 + 3.5) + '" text-anchor="middle">held by ' +
+               (y + SVC_H + 2 + STRIP / 2 + 3.5) + '" text-anchor="middle">held by ' +
                esc(laneName(s[i * STRIDE + 6])) + (stt === HELD ? "'s threshold" : "'s lock") +
                "</text>");
     }
