@@ -378,7 +378,8 @@ def header(table: Table, input_name: str) -> str:
         out.append(f"#define {p}_POINT_{point.name.upper()} {i}u\n")
     if table.policies:
         out.append(
-            "\n/* Load-scaling rows (Ahn et al., table 1): the point of Task+, Task, Task- and idle\n"
+            "\n/* Load-scaling rows (Ahn et al., table 1): the point of Task+, Task, Task- and "
+            "idle\n"
             " * (TC_LOAD_HIGH, TC_LOAD_NORMAL, TC_LOAD_LOW, TC_LOAD_IDLE), for "
             "tc_power_classes(). */\n"
         )

@@ -118,7 +118,8 @@ def window(eng: engine.Engine, clock_hz: int, model: engine.RegFiles) -> tuple[F
 def report(eng: engine.Engine, clock_hz: int, loop: Fraction, model: engine.RegFiles) -> list[str]:
     one, own, shared = model.costs()
     lines = [
-        f"Kim et al., \"Improving the Performance of RTOS Using Multiple Register Files Architecture\",\n"
+        "Kim et al., \"Improving the Performance of RTOS Using Multiple Register Files "
+        "Architecture\",\n"
         f"table 1 on the kernel: 5 tasks, periods 1-57 ticks of 10 ms, {TICKS:,} ticks, "
         f"fully preemptive; {clock_hz / 1e6:g} MHz, {float(loop):g} cycles per loop iteration",
         f"switch cost (cycles): eq. 1 (one file) {one}, eq. 3 (own file) {own}, eq. 4 (shared) "

@@ -70,7 +70,8 @@ do 2 yield
 
 
 def test_changes_keep_a_waiter_in_its_turn() -> None:
-    # Found against ThreadX, divergences 3 and 4: FIFO among equal priorities is the order waits began.
+    # Found against ThreadX, divergences 3 and 4: FIFO among equal priorities is the order
+    # waits began.
     log, _ = run("""
 thread 1 1 1
 thread 4 4 1
