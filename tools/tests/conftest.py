@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: MIT
 """Shared fixtures: small Tacet-shaped trees and fake host programs on PATH."""
 
+import json
 import os
 import shutil
 import stat
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -154,3 +156,55 @@ def short_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
         return result
 
     monkeypatch.setattr(analysis, "analyze", one_cycle_short)
+
+
+# --- pages in a real browser -----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """Debian's chromium, headless, driven by Selenium through chromedriver
+    (tacet.trace_report.open_chromium: its console and network logs recorded); one per test
+    module. Skips where chromium or chromedriver is missing."""
+    from tacet import trace_report  # noqa: PLC0415  (the tests of fake trees import no tool)
+
+    if trace_report.find_chromium() is None:
+        pytest.skip("chromium or chromedriver is not installed (make deps installs both)")
+    driver = trace_report.open_chromium(1280, 900)
+    yield driver
+    driver.quit()
+
+
+def open_page(driver: object, page: Path | str) -> str:
+    """Load a file (by its file: URL) or a URL, after dropping what earlier pages logged;
+    the URL."""
+    url = page.resolve().as_uri() if isinstance(page, Path) else page
+    driver.get_log("browser")
+    driver.get_log("performance")
+    driver.get(url)
+    return url
+
+
+def console_errors(driver: object) -> list[dict]:
+    """The console's messages of level error or above since the log was last read."""
+    return [e for e in driver.get_log("browser") if e["level"] in ("SEVERE", "ERROR")]
+
+
+def requested(driver: object) -> set[str]:
+    """The URLs asked for (WebSockets too) since the network log was last read."""
+    urls = set()
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message["method"] == "Network.requestWillBeSent":
+            urls.add(message["params"]["request"]["url"])
+        elif message["method"] == "Network.webSocketCreated":
+            urls.add(message["params"]["url"])
+    return urls
+
+
+def assert_clean(driver: object, url: str) -> None:
+    """No console message of level error or above, and no request but the page itself."""
+    errors = console_errors(driver)
+    assert errors == [], errors
+    urls = requested(driver)
+    assert urls == {url}, urls
