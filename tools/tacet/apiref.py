@@ -377,8 +377,6 @@ def _groups(items: list[_Item]) -> list[Group]:
         if item.kind == "preproc":
             constant = _define(item)
             if constant:
-                if not current and not (index and items[index - 1].kind in ("comment", "preproc")):
-                    doc = ""
                 guarded = IFNDEF.match(COMMENT.sub(" ", previous).strip())
                 if guarded and guarded.group(1) == constant.name:
                     constant = replace(constant, default=True)
