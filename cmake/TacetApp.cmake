@@ -23,6 +23,7 @@ else()
   set(TACET_APP_ROOT ${CMAKE_CURRENT_LIST_DIR}/..)
 endif()
 cmake_path(NORMAL_PATH TACET_APP_ROOT)
+string(REGEX REPLACE "(.)/$" "\\1" TACET_APP_ROOT "${TACET_APP_ROOT}")
 # (The default is looked for at every configure, not cached: a .venv made after the first
 # configure is then used.)
 set(TACET_PYTHON "" CACHE FILEPATH
