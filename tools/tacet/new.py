@@ -300,9 +300,7 @@ def write_project(
         "@TACET_COMMANDS@": tacet_commands,
         "@CMAKE_COMMANDS@": cmake_commands,
         "@PRESETS@": ", ".join(f"`{p}`" for p in preset_names),
-        "@LOCAL@": "no path (--no-local)"
-        if local is None
-        else f"{local[1]}, {local[0].as_posix()}",
+        "@LOCAL@": "nothing (--no-local: there is none)" if local is None else local[1],
     }
     written = []
     for template, target_file in TEMPLATE_FILES.items():
@@ -340,7 +338,7 @@ def handle(args: argparse.Namespace) -> int:
     local: tuple[Path, str] | None = None
     if args.prefix is not None:
         prefix = check_prefix(args.prefix, target, board.name if board is not None else None)
-        local = (prefix, "the Tacet installed there")
+        local = (prefix, "the prefix of the installed Tacet it was made with")
     elif not args.no_local:
         repo = source_tree(args.repo, cwd)
         if repo is not None:

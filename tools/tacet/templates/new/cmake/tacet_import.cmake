@@ -143,6 +143,31 @@ macro(tacet_init)
         string(APPEND _tacet_component -trace)
       endif()
     endif()
+    if(NOT EXISTS ${_tacet_dir}/lib/cmake/Tacet/${_tacet_component}/TacetConfiguration.cmake)
+      file(GLOB _tacet_installed RELATIVE ${_tacet_dir}/lib/cmake/Tacet
+           ${_tacet_dir}/lib/cmake/Tacet/*/TacetConfiguration.cmake)
+      list(TRANSFORM _tacet_installed REPLACE "/TacetConfiguration.cmake$" "")
+      list(SORT _tacet_installed)
+      string(REPLACE ";" ", " _tacet_installed "${_tacet_installed}")
+      if(TACET_PORT STREQUAL "sim")
+        set(_tacet_preset sim)
+      else()
+        set(_tacet_preset "qemu-m3 -DTACET_CPU=${TACET_CPU} -DTACET_CM_BOARD=${TACET_CM_BOARD}")
+      endif()
+      message(FATAL_ERROR "The Tacet installed in ${_tacet_dir} (${_tacet_how}) has no "
+        "configuration ${_tacet_component} (installed: ${_tacet_installed}). Install one from a "
+        "Tacet tree:
+"
+        "  cmake --preset ${_tacet_preset} -B build/pkg-${_tacet_component} "
+        "-DTACET_DEFINITIONS='${TACET_DEFINITIONS}' -DTACET_INSTALL_CONFIG=${_tacet_component} "
+        "-DTACET_BUILD_TESTS=OFF -DTACET_BUILD_EXAMPLES=OFF
+"
+        "  cmake --build build/pkg-${_tacet_component} && cmake --install "
+        "build/pkg-${_tacet_component} --prefix ${_tacet_dir}
+"
+        "or name another with -DTACET_COMPONENT, or build against a Tacet source tree "
+        "(TACET_DIR).")
+    endif()
     set(Tacet_DIR ${_tacet_dir}/lib/cmake/Tacet CACHE PATH "The directory of TacetConfig.cmake" FORCE)
     find_package(Tacet ${_tacet_version_wanted} REQUIRED COMPONENTS ${_tacet_component})
     set(_tacet_version ${Tacet_VERSION})
@@ -152,7 +177,7 @@ macro(tacet_init)
         message(FATAL_ERROR "TACET_DEFINITIONS asks for ${_tacet_d}, and the installed "
           "configuration ${TACET_CONFIGURATION} in ${_tacet_dir} was built without it "
           "(with: ${TACET_INSTALLED_DEFINITIONS}). Install one built with it (cmake --preset ... "
-          "-DTACET_DEFINITIONS=\"${TACET_DEFINITIONS}\" -DTACET_INSTALL_CONFIG=<name>, then "
+          "-DTACET_DEFINITIONS='${TACET_DEFINITIONS}' -DTACET_INSTALL_CONFIG=<name>, then "
           "cmake --install) and name it with -DTACET_COMPONENT=<name>, or build against a "
           "Tacet source tree (TACET_DIR)")
       endif()
