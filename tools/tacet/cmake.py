@@ -110,22 +110,32 @@ def configure_project(
     output: Output = "stderr",
 ) -> None:
     """Configure (or refresh) a project's ``build_dir`` for ``target``. The generator of
-    tacet_add_app runs in this tool's Python (which has what it needs) unless TACET_PYTHON
-    names another."""
+    tacet_add_app runs in this tool's Python, which has what it needs, unless TACET_PYTHON
+    names another (the environment variable, or the cache variable of an earlier configure):
+    it becomes the build's TACET_PYTHON, so that CMake alone later uses it too."""
     needed_by = f"target {target.name}"
     require_tool("cmake", needed_by)
     require_tool("ninja", needed_by)
     if target.compiler is not None:
         require_tool(target.compiler, needed_by)
     _query(build_dir)
-    env = dict(os.environ)
-    env.setdefault("TACET_PYTHON", sys.executable)
-    run_step(
-        project_configure_command(target, project, build_dir, tacet_dir),
-        f"configuring {build_dir} for target {target.name}",
-        output=output,
-        env=env,
-    )
+    command = project_configure_command(target, project, build_dir, tacet_dir)
+    if not os.environ.get("TACET_PYTHON") and not cached(build_dir, "TACET_PYTHON"):
+        command.append(f"-DTACET_PYTHON={sys.executable}")
+    run_step(command, f"configuring {build_dir} for target {target.name}", output=output)
+
+
+def cached(build_dir: Path, name: str) -> str:
+    """The value of a variable in a build tree's CMakeCache.txt ("" when it has none)."""
+    try:
+        text = (build_dir / "CMakeCache.txt").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    for line in text.splitlines():
+        key, _, value = line.partition("=")
+        if key.split(":")[0] == name:
+            return value
+    return ""
 
 
 def build(

@@ -240,43 +240,56 @@ def check_directory(directory: Path) -> None:
 
 def local_file(tacet: Path, kind: str) -> str:
     return (
-        f"# SPDX-License-Identifier: MIT\n"
-        f"# This machine's Tacet for this project, written by `tacet new`: {kind}. It is the\n"
-        "# default of TACET_DIR (cmake/tacet_import.cmake) when neither -DTACET_DIR nor the\n"
-        "# environment variable TACET_DIR is given. It names a path of this machine, so\n"
-        "# .gitignore keeps it out of git: change it, or delete it to find Tacet by\n"
-        "# find_package or FetchContent.\n"
+        "# SPDX-License-Identifier: MIT\n"
+        f"# This machine's Tacet for this project: {kind} (tacet new).\n"
+        "# The default of TACET_DIR (cmake/tacet_import.cmake) when neither -DTACET_DIR nor the\n"
+        "# environment variable TACET_DIR is given. A path of this machine, so .gitignore keeps\n"
+        "# it out of git: change it, or delete it to find Tacet by find_package or FetchContent.\n"
         f'set(TACET_LOCAL_DIR "{tacet.as_posix()}")\n'
+    )
+
+
+def aligned(lines: list[tuple[str, str]]) -> str:
+    """Shell commands with their comments in one column."""
+    width = max(len(command) for command, _ in lines)
+    return "\n".join(
+        f"{command:<{width}}   # {comment}" if comment else command for command, comment in lines
     )
 
 
 def commands(target: Target, board: Board | None) -> tuple[str, str, str]:
     """The README's commands (tacet, then CMake) and the next step tacet new prints."""
     if board is not None and not board.emulated:
-        tacet = (
-            f"tacet build --target {target.name} --board {board.name}   # the program, to "
-            "flash\ntacet run --target sim                       # on the sim port\n"
-            "tacet run --target sim --trace run.tctrace   # recorded: tacet trace run.tctrace"
+        build = f"tacet build --target {target.name} --board {board.name}"
+        tacet = aligned(
+            [
+                (build, "the program, to flash"),
+                ("tacet run --target sim", "on the sim port"),
+                ("tacet run --target sim --trace run.tctrace", "recorded ..."),
+                ("tacet trace run.tctrace", "... and read back"),
+            ]
         )
         cmake = (
             f"cmake --preset {board.name} && cmake --build --preset {board.name}\n"
             "cmake --preset sim && cmake --build --preset sim --target run && ctest --preset sim"
         )
-        step = f"tacet build --target {target.name} --board {board.name}"
-        return tacet, cmake, step
+        return tacet, cmake, build
     option = f" --board {board.name}" if board is not None else ""
     preset = board.name if board is not None else target.name
-    tacet = (
-        f"tacet run --target {target.name}{option}\n"
-        f"tacet run --target {target.name}{option} --trace run.tctrace && tacet trace "
-        "run.tctrace\n"
-        f"tacet build --target {target.name}{option}   # prints the program's path"
+    run = f"tacet run --target {target.name}{option}"
+    tacet = aligned(
+        [
+            (run, "build, run; the program's exit status"),
+            (f"{run} --trace run.tctrace", "recorded ..."),
+            ("tacet trace run.tctrace", "... and read back"),
+            (f"tacet build --target {target.name}{option}", "prints the program's path"),
+        ]
     )
     cmake = (
         f"cmake --preset {preset}\ncmake --build --preset {preset} --target run\n"
         f"ctest --preset {preset}"
     )
-    return tacet, cmake, f"tacet run --target {target.name}{option}"
+    return tacet, cmake, run
 
 
 def write_project(

@@ -257,6 +257,9 @@ def test_run_and_trace_on_sim_from_the_project_s_directory(
     built = tacet("build", cwd=project)
     assert built.returncode == 0, built.stderr
     assert built.stdout.strip() == str(project / "build" / "sim" / "my_app")
+    tested = tacet("test", cwd=project)
+    assert tested.returncode == 0, tested.stderr
+    assert "100% tests passed, 0 tests failed out of 1" in tested.stdout
     trace = tmp_path / "out.tctrace"
     result = tacet("run", "--trace", str(trace), cwd=project)
     assert result.returncode == 0, result.stderr
