@@ -350,6 +350,17 @@ def test_qemu_m3_with_tacet_dir_and_a_cortex_m_stack(tmp_path: Path) -> None:
 def test_find_package_sim_and_the_traced_configuration(
     installed_prefix: Path, tmp_path: Path
 ) -> None:
+    # The package carries tacet_add_app and its generator, laid out as in the tree.
+    share = installed_prefix / "share" / "tacet"
+    assert (installed_prefix / "lib" / "cmake" / "Tacet" / "TacetApp.cmake").is_file()
+    for path in (
+        "tools/tacet/config.py",
+        "schema/tacet-app.schema.json",
+        "VERSION",
+        "ports/sim/include/tacet_port.h",
+        "ports/cortex-m/include/tacet_port.h",
+    ):
+        assert (share / path).is_file(), path
     project = new(tmp_path, "pkg", "--no-local")
     env = env_for(TACET_PYTHON=sys.executable)
     configured = run_ok(
