@@ -66,6 +66,48 @@ needs_cmake = pytest.mark.skipif(
 )
 
 
+HAVE_ARM = all(shutil.which(tool) for tool in ("arm-none-eabi-gcc", "qemu-system-arm"))
+needs_arm = pytest.mark.skipif(not HAVE_ARM, reason="needs arm-none-eabi-gcc and qemu-system-arm")
+
+
+def run_ok(*command: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None) -> str:
+    """Run a command that must succeed; its standard output."""
+    result = subprocess.run(
+        [str(c) for c in command], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, timeout=900, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, f"{command}:\n{result.stdout}\n{result.stderr}"
+    return result.stdout
+
+
+def install_kernel(preset: str, build: Path, prefix: Path, *options: str) -> None:
+    """Configure the kernel alone by ``preset``, build it and install it into ``prefix``."""
+    run_ok("cmake", "--preset", preset, "-S", REPO, "-B", build,
+           "-DTACET_BUILD_TESTS=OFF", "-DTACET_BUILD_EXAMPLES=OFF", *options)  # fmt: skip
+    run_ok("cmake", "--build", build, "-j2")
+    run_ok("cmake", "--install", build, "--prefix", prefix)
+
+
+@pytest.fixture(scope="session")
+def installed_prefix(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A prefix holding the installed sim kernel, the sim kernel with the trace compiled in
+    (configuration sim-trace) and, with the Arm tools, the Cortex-M3 kernel: cmake --install
+    of builds configured by their presets (docs/using-tacet.md). Moved after installing:
+    every path in the package is relative to it."""
+    if not have_native_toolchain():
+        pytest.skip("needs cmake, ninja and a C compiler on PATH")
+    root = tmp_path_factory.mktemp("package")
+    prefix = root / "prefix"
+    install_kernel("sim", root / "build-sim", prefix)
+    traced = ("-DTACET_DEFINITIONS=TC_TRACE=1", "-DTACET_INSTALL_CONFIG=sim-trace")
+    install_kernel("sim", root / "build-sim-trace", prefix, *traced)
+    if HAVE_ARM:
+        install_kernel("qemu-m3", root / "build-qemu-m3", prefix)
+    moved = root / "moved"
+    prefix.rename(moved)
+    return moved
+
+
 def tool_env() -> dict[str, str]:
     """Environment for running ``python -m tacet`` from this source tree."""
     env = dict(os.environ)
