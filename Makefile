@@ -19,9 +19,9 @@
 #   make misra   MISRA C:2012 findings on kernel/ by rule (cppcheck's addon; docs/misra.md)
 #   make conformance  the kernel against the reference model (tools/tacet/model.py):
 #                CONFORMANCE_SIM random scenarios on the sim port, CONFORMANCE_QEMU on qemu-m3
-#   make energy  the energy experiments of docs/energy.md: seed 000's context-switch cost
+#   make energy  the energy experiments of docs/energy.md: Pillai and Isha's context-switch cost
 #                (bench/ctx_energy on qemu-m3 and the sim port, and its split by function),
-#                then seed 004's power policies (bench/dpm, sim port); their tables
+#                then Ahn et al.'s power policies (bench/dpm, sim port); their tables
 #   make soak    tests/soak.c: the random load of test_random for SOAK_SIM service calls on the
 #                sim port and SOAK_QEMU on qemu-m3, seed SOAK_SEED (new each run unless given)
 #   make fuzz    every libFuzzer harness of fuzz/ for FUZZ_TIME seconds (docs/fuzzing.md); new
@@ -39,10 +39,10 @@ PYTHON ?= python3
 VENV := .venv
 VENV_STAMP := $(VENV)/.tacet-installed
 
-# Seed 002's experiment on the sim port (virtual cycles) and on a Cortex-M3 (QEMU instructions).
+# Carbone's experiment on the sim port (virtual cycles) and on a Cortex-M3 (QEMU instructions).
 DEMO_TARGETS ?= sim qemu-m3
 DEMO_APP ?= examples/producer_consumer
-# Run after it on the same targets, untraced: seed 002's mutex experiment, and an application
+# Run after it on the same targets, untraced: Carbone's mutex experiment, and an application
 # built from its system description (examples/periodic_control/app.yaml, tacet config).
 DEMO_MORE_APPS ?= examples/priority_inversion examples/periodic_control
 
@@ -243,14 +243,14 @@ energy: deps
 	cmake -S . -B build/qemu-m3 -G Ninja $(TEST_FLAGS_qemu-m3)
 	cmake --build build/qemu-m3 --target ctx_energy
 	@status=0; \
-	echo "== seed 000 on qemu-m3: build/qemu-m3/bench/ctx_energy"; \
+	echo "== Pillai and Isha on qemu-m3: build/qemu-m3/bench/ctx_energy"; \
 	qemu-system-arm -M mps2-an385 -cpu cortex-m3 -nographic -icount shift=5 \
 	  -semihosting-config enable=on,target=native -kernel build/qemu-m3/bench/ctx_energy || status=1; \
-	echo; echo "== seed 000 on qemu-m3, by function: bench/ctx_energy/profile.py"; \
+	echo; echo "== Pillai and Isha on qemu-m3, by function: bench/ctx_energy/profile.py"; \
 	$(VENV)/bin/python bench/ctx_energy/profile.py build/qemu-m3/bench/ctx_energy || status=1; \
-	echo; echo "== seed 000 on the sim port: build/sim/bench/ctx_energy"; \
+	echo; echo "== Pillai and Isha on the sim port: build/sim/bench/ctx_energy"; \
 	build/sim/bench/ctx_energy || status=1; \
-	echo; echo "== seed 004 on the sim port: build/sim/bench/dpm"; \
+	echo; echo "== Ahn et al. on the sim port: build/sim/bench/dpm"; \
 	build/sim/bench/dpm || status=1; \
 	if [[ $$status != 0 ]]; then echo "make energy: FAILED" >&2; exit 1; fi
 

@@ -15,10 +15,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from tacet.build import build_app
-from tacet.common import Setup, add_target_arguments, resolve_setup
+from tacet.common import Setup, add_target_arguments, resolve_app_setup
 from tacet.errors import TacetError
 from tacet.host import exit_status, require_tool
-from tacet.targets import QEMU
+from tacet.targets import BOARDS, QEMU
 from tacet.tracefmt import dump_count
 
 TIMEOUT_STATUS = 124  # as timeout(1)
@@ -29,14 +29,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "run",
         help="build an application and run it on a target",
-        usage="%(prog)s [options] APP [-- ARG...]",
+        usage="%(prog)s [options] [APP] [-- ARG...]",
         description="Build APP for the target, run it (directly for sim, under QEMU for the "
-        "qemu-* targets) and exit with the program's exit status. The ARGs after `--` are the "
+        "qemu-* targets) and exit with the program's exit status. APP is an application of the "
+        "Tacet tree (examples/hello) or a project of one's own such as tacet new writes; "
+        "omitted, the project the current directory is in. The ARGs after `--` are the "
         "program's command line (argv[1..]); under QEMU they travel on the semihosting command "
         "line, so they may not hold spaces or commas.",
     )
-    add_target_arguments(parser)
-    parser.add_argument("app", metavar="APP", help="application directory, e.g. examples/hello")
+    add_target_arguments(parser, boards=True)
+    parser.add_argument(
+        "app",
+        metavar="APP",
+        nargs="?",
+        help="application directory, e.g. examples/hello, or a project's directory (default: "
+        "the project the current directory is in)",
+    )
     parser.add_argument(
         "--timeout",
         type=float,
@@ -101,7 +109,9 @@ def traced_setup(setup: Setup, explicit_build_dir: bool) -> Setup:
         extra_definitions=(*setup.target.extra_definitions, ("TACET_DEFINITIONS", "TC_TRACE=1")),
     )
     build_dir = (
-        setup.build_dir if explicit_build_dir else setup.repo / "build" / f"{target.name}-trace"
+        setup.build_dir
+        if explicit_build_dir
+        else setup.build_dir.with_name(f"{setup.build_dir.name}-trace")
     )
     return dataclasses.replace(setup, target=target, build_dir=build_dir)
 
@@ -184,17 +194,28 @@ def launch(
     return command, env
 
 
+def check_runnable(setup: Setup) -> None:
+    """Refuse, before building, a board whose programs nothing here can run."""
+    if setup.board is not None and not BOARDS[setup.board].emulated:
+        raise TacetError(
+            f"board {setup.board}: QEMU has no model of it, so its programs cannot run here; "
+            f"`tacet build --target {setup.target.name} --board {setup.board}` builds the "
+            "program, to flash to the board (docs/porting.md)"
+        )
+
+
 def handle(args: argparse.Namespace) -> int:
     if args.timeout is not None and args.timeout < 0:
         raise TacetError(f"--timeout {args.timeout:g}: must be 0 (no limit) or more seconds")
-    setup = resolve_setup(args)
+    if args.trace is None and (args.trace_size is not None or args.trace_mode is not None):
+        raise TacetError("--trace-size and --trace-mode go with --trace FILE")
+    setup = resolve_app_setup(args, args.app)
+    check_runnable(setup)
     target = setup.target
     if target.emulated:
         require_tool(QEMU, f"target {target.name}")
     timeout = target.run_timeout if args.timeout is None else (args.timeout or None)
     trace: Path | None = None
-    if args.trace is None and (args.trace_size is not None or args.trace_mode is not None):
-        raise TacetError("--trace-size and --trace-mode go with --trace FILE")
     if args.trace is not None:
         trace = (setup.cwd / args.trace).resolve()
         if not trace.parent.is_dir():

@@ -9,11 +9,10 @@ import copy
 import json
 import re
 import struct
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import REPO, assert_clean, open_page
 from test_trace_energy import clocked
 from trace_fixture import CONTEXTS, HIGH, make_analysis
 from trace_synth import SynthEvent, producer_consumer
@@ -235,36 +234,6 @@ def test_the_command_reports_bad_input_in_one_line(
 
 
 # --- the page in a browser ------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    if trace_report.find_chromium() is None:
-        pytest.skip("chromium or chromedriver is not installed (make deps installs both)")
-    driver = trace_report.open_chromium(1280, 900)
-    yield driver
-    driver.quit()
-
-
-def open_page(driver: object, path: Path) -> str:
-    url = path.resolve().as_uri()
-    driver.get_log("browser")  # drop what earlier pages left
-    driver.get_log("performance")
-    driver.get(url)
-    return url
-
-
-def assert_clean(driver: object, url: str) -> None:
-    """No console message of level error or above, and no request but the page itself."""
-    console = driver.get_log("browser")
-    errors = [e for e in console if e["level"] in ("SEVERE", "ERROR")]
-    assert errors == [], errors
-    requests = set()
-    for entry in driver.get_log("performance"):
-        message = json.loads(entry["message"])["message"]
-        if message["method"] in ("Network.requestWillBeSent", "Network.webSocketCreated"):
-            requests.add(message["params"].get("request", {}).get("url") or message["params"])
-    assert requests == {url}, requests
 
 
 def view(driver: object) -> tuple[float, float]:
