@@ -13,12 +13,13 @@
 #                  it is never written to again; each check runs on an overlay of it
 #   --run DIR      the check's own files (default DIR of --base with .run): the overlay's
 #                  upper layer, its merged root, the logs; emptied at the start of a check
-#   --goals LIST   the make goals run in turn (default "demo test")
+#   --goals LIST   the make goals run in turn, each on its own (default "demo test"; a goal
+#                  may come twice: "deps deps doctor demo test" times a second make deps)
 #
 # Needs root, debootstrap (apt-get install debootstrap), overlayfs and the network this
 # machine's apt and pip use: its apt sources and proxy settings, CA certificates, pip
-# configuration and PIP_* variables are copied in. Prints each step's wall time; the logs are
-# RUN/<goal>.log. Exit status 0 when every goal passed.
+# configuration and PIP_* variables are copied in. Prints each step's wall time (and keeps
+# them in RUN/times.txt); the logs are RUN/<n>-<goal>.log. Exit status 0 when every goal passed.
 set -euo pipefail
 
 base=/work/fresh-root
@@ -30,7 +31,7 @@ while (($#)); do
     --base) base=${2:?--base needs a directory}; shift 2 ;;
     --run) run=${2:?--run needs a directory}; shift 2 ;;
     --goals) goals=${2:?--goals needs a list}; shift 2 ;;
-    -h|--help) sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
     -*) echo "fresh-root-check: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) [[ -z $source ]] || { echo "fresh-root-check: one BRANCH or PATH only" >&2; exit 2; }
        source=$1; shift ;;
@@ -163,9 +164,11 @@ step "apt-get install git make" "$run/setup.log" \
   'apt-get -q update && DEBIAN_FRONTEND=noninteractive apt-get -q install -y git make' || failed=1
 ((failed)) || step "git clone" "$run/clone.log" \
   "git clone -q -n /tmp/tacet.bundle /root/tacet && git -C /root/tacet checkout -q $commit" || failed=1
+n=0
 for goal in $goals; do
   ((failed)) && break
-  step "make $goal" "$run/$goal.log" "cd /root/tacet && make $goal" || failed=1
+  n=$((n + 1))
+  step "make $goal" "$run/$n-$goal.log" "cd /root/tacet && make $goal" || failed=1
 done
 
 echo
