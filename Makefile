@@ -86,7 +86,7 @@ DEPS := PYTHON=$(PYTHON) VENV=$(VENV) tools/deps.sh
 
 deps: system-deps $(VENV_STAMP)
 
-# About a second when nothing is missing: every check runs, all at once.
+# A second or two when nothing is missing: every check runs, all at once.
 system-deps:
 	@$(DEPS) install
 
