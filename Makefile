@@ -1,8 +1,13 @@
 # SPDX-License-Identifier: MIT
 # Tacet: the developer entry points. Run from the repository root.
 #
-#   make deps    install what is missing, and only that: Debian packages (apt-get, as root)
-#                and the Python virtual environment .venv holding the tacet tool (tools/)
+#   make deps    install what is missing, and only that: the Debian packages of every tool
+#                that fails its check (tools/deps.sh: each compiler compiles and links a
+#                program, the emulators and the browser start; apt-get, as root), and the
+#                Python virtual environment .venv, made from Debian's python3, holding the
+#                tacet tool (tools/)
+#   make doctor  each tool, its version and whether it works (and why not), then .venv and
+#                the tacet package in it; fails if one does not work
 #   make demo    run the demonstration: tacet run --target T --trace ... $(DEMO_APP), T in
 #                $(DEMO_TARGETS), then its trace as build/demo/T/report-run<N>.html (one per
 #                kernel run: the demo's two cases) and trace.json; then tacet run --target T A
@@ -35,7 +40,9 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := test
 MAKEFLAGS += --no-print-directory
 
-PYTHON ?= python3
+# The distribution's Python (Debian's python3 package), whatever else is first on PATH: the
+# pins of tools/constraints.txt resolve on it (tools/tests/test_packaging.py).
+PYTHON := /usr/bin/python3
 VENV := .venv
 VENV_STAMP := $(VENV)/.tacet-installed
 
@@ -73,66 +80,32 @@ CTEST_JOBS ?= 2
 GCOVR = $(VENV)/bin/gcovr --root . --filter kernel/ --merge-mode-functions=merge-use-line-min \
         --txt-summary
 
-# Debian packages, each as <command that shows it is installed>:<package>.
-# (libnewlib-arm-none-eabi, libclang-rt-dev and python3-venv have no command; they are
-# checked below.)
-SYSTEM_DEPS := cmake:cmake ninja:ninja-build gcc:gcc $(PYTHON):python3 \
-               arm-none-eabi-gcc:gcc-arm-none-eabi qemu-system-arm:qemu-system-arm \
-               aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu qemu-aarch64:qemu-user
-# The second compiler (build/sim-clang, make lint) and the static analyser (make lint, misra).
-SYSTEM_DEPS += clang:clang cppcheck:cppcheck
-# The browser the HTML trace report's test opens headless, and the driver Selenium runs it by.
-SYSTEM_DEPS += chromium:chromium chromedriver:chromium-driver
+# The machine's tools, each checked by what the builds ask of it, and their Debian packages.
+DEPS := PYTHON=$(PYTHON) VENV=$(VENV) tools/deps.sh
 
-.PHONY: deps demo test clean system-deps test-python conformance soak lint misra fuzz energy docs
+.PHONY: deps doctor demo test clean system-deps test-python conformance soak lint misra fuzz energy docs
 
 deps: system-deps $(VENV_STAMP)
 
+# A second or two when nothing is missing: every check runs, all at once.
 system-deps:
-	@missing=""; \
-	for dep in $(SYSTEM_DEPS); do \
-	  command -v "$${dep%:*}" >/dev/null || missing+=" $${dep##*:}"; \
-	done; \
-	if ! dpkg -s libnewlib-arm-none-eabi >/dev/null 2>&1 && \
-	   ! { command -v arm-none-eabi-gcc >/dev/null && \
-	       [[ "$$(arm-none-eabi-gcc -print-file-name=libc.a)" == /* ]]; }; then \
-	  missing+=" libnewlib-arm-none-eabi"; \
-	fi; \
-	if ! dpkg -s libclang-rt-dev >/dev/null 2>&1 && \
-	   ! { command -v clang >/dev/null && \
-	       [[ "$$(clang -print-file-name=libclang_rt.fuzzer-$$(uname -m).a)" == /* ]]; }; then \
-	  missing+=" libclang-rt-dev"; \
-	fi; \
-	if ! $(VENV)/bin/python -c '' 2>/dev/null; then \
-	  scratch="$$(mktemp -d)"; \
-	  $(PYTHON) -m venv "$$scratch/venv" >/dev/null 2>&1 || missing+=" python3-venv"; \
-	  rm -rf "$$scratch"; \
-	fi; \
-	if [[ -z "$$missing" ]]; then exit 0; fi; \
-	if [[ "$$(id -u)" != 0 ]]; then \
-	  echo "make deps: missing Debian packages:$$missing" >&2; \
-	  echo "make deps: install them as root: apt-get install$$missing" >&2; \
-	  exit 1; \
-	fi; \
-	if ! command -v apt-get >/dev/null; then \
-	  echo "make deps: no apt-get here; install by hand:$$missing" >&2; \
-	  exit 1; \
-	fi; \
-	echo "make deps: installing$$missing"; \
-	export DEBIAN_FRONTEND=noninteractive; \
-	apt-get update; \
-	apt-get install -y --no-install-recommends $$missing
+	@$(DEPS) install
 
-# A venv whose interpreter no longer runs (Python upgraded or removed) is made again.
-ifneq ($(shell $(VENV)/bin/python -c 'print("ok")' 2>/dev/null),ok)
+doctor:
+	@$(DEPS) doctor
+
+# A venv that does not run (its Python upgraded or removed) or that was made from another
+# interpreter than $(PYTHON) (its pyvenv.cfg says which) is made again.
+ifneq ($(shell $(DEPS) venv-current && echo yes),yes)
 .PHONY: $(VENV_STAMP)
 endif
 
 # Reinstalled only when tools/pyproject.toml, the pinned versions of indirect dependencies
 # (tools/constraints.txt) or the version (VERSION, the package's) change.
 $(VENV_STAMP): tools/pyproject.toml tools/constraints.txt VERSION | system-deps
-	@if ! $(VENV)/bin/python -c '' 2>/dev/null; then \
-	  echo "make deps: creating $(VENV)"; \
+	@if ! $(DEPS) venv-current; then \
+	  if [[ -e $(VENV) ]]; then echo "make deps: $(VENV) does not run or is not $(PYTHON)'s"; fi; \
+	  echo "make deps: making $(VENV) from $(PYTHON)"; \
 	  rm -rf $(VENV); \
 	  $(PYTHON) -m venv $(VENV); \
 	fi
