@@ -87,17 +87,20 @@ DEPS := PYTHON=$(PYTHON) VENV=$(VENV) tools/deps.sh
 
 deps: system-deps $(VENV_STAMP)
 
-# A second or two when nothing is missing: every check runs, all at once.
+# A second or two when nothing is missing: every check runs, all at once. The goals that run
+# others (test, lint) check once and tell their sub-makes so (DEPS_CHECKED=1).
 system-deps:
-	@$(DEPS) install
+	@$(if $(DEPS_CHECKED),:,$(DEPS) install)
 
 doctor:
 	@$(DEPS) doctor
 
 # A venv that does not run (its Python upgraded or removed) or that was made from another
 # interpreter than $(PYTHON) (its pyvenv.cfg says which) is made again.
+ifeq ($(DEPS_CHECKED),)
 ifneq ($(shell $(DEPS) venv-current && echo yes),yes)
 .PHONY: $(VENV_STAMP)
+endif
 endif
 
 # Reinstalled only when tools/pyproject.toml, the pinned versions of indirect dependencies
@@ -143,11 +146,11 @@ demo: deps
 test: deps
 	@failed=""; \
 	for build in $(TEST_BUILDS); do \
-	  $(MAKE) test-build-$$build || failed+=" build/$$build"; \
+	  $(MAKE) DEPS_CHECKED=1 test-build-$$build || failed+=" build/$$build"; \
 	done; \
-	$(MAKE) lint || failed+=" lint"; \
-	$(MAKE) test-python || failed+=" tools"; \
-	$(MAKE) docs || failed+=" docs"; \
+	$(MAKE) DEPS_CHECKED=1 lint || failed+=" lint"; \
+	$(MAKE) DEPS_CHECKED=1 test-python || failed+=" tools"; \
+	$(MAKE) DEPS_CHECKED=1 docs || failed+=" docs"; \
 	if [[ -n "$$failed" ]]; then echo "make test: FAILED:$$failed" >&2; exit 1; fi; \
 	echo "make test: all passed"
 
@@ -179,7 +182,7 @@ LINT_FLAGS_clang-cortex-m4f := -DTACET_PORT=cortex-m -DTACET_CPU=cortex-m4f \
 lint: deps
 	@status=0; \
 	$(VENV)/bin/tacet lint || status=1; \
-	for build in $(LINT_BUILDS); do $(MAKE) lint-build-$$build || status=1; done; \
+	for build in $(LINT_BUILDS); do $(MAKE) DEPS_CHECKED=1 lint-build-$$build || status=1; done; \
 	exit $$status
 
 lint-build-%: deps
