@@ -1,11 +1,17 @@
 # SPDX-License-Identifier: MIT
 # Tacet: the developer entry points. Run from the repository root.
 #
-#   make deps    install what is missing, and only that: Debian packages (apt-get, as root)
-#                and the Python virtual environment .venv holding the tacet tool (tools/)
+#   make deps    install what is missing, and only that: the Debian packages of every tool
+#                that fails its check (tools/deps.sh: each compiler compiles and links a
+#                program, the emulators and the browser start; apt-get, as root), and the
+#                Python virtual environment .venv, made from Debian's python3, holding the
+#                tacet tool (tools/)
+#   make doctor  each tool, its version and whether it works (and why not), then .venv and
+#                the tacet package in it; fails if one does not work
 #   make demo    run the demonstration: tacet run --target T --trace ... $(DEMO_APP), T in
-#                $(DEMO_TARGETS), then its trace as build/demo/T/report.html and trace.json;
-#                then tacet run --target T A for each A in $(DEMO_MORE_APPS)
+#                $(DEMO_TARGETS), then its trace as build/demo/T/report-run<N>.html (one per
+#                kernel run: the demo's two cases) and trace.json; then tacet run --target T A
+#                for each A in $(DEMO_MORE_APPS)
 #   make test    kernel tests (ctest) in every build of TEST_BUILDS (sanitizers and short
 #                seeded runs of the fuzz harnesses included), kernel/ coverage (with random
 #                scenarios against the model), the static analysis (make lint), then the Python
@@ -18,9 +24,9 @@
 #   make misra   MISRA C:2012 findings on kernel/ by rule (cppcheck's addon; docs/misra.md)
 #   make conformance  the kernel against the reference model (tools/tacet/model.py):
 #                CONFORMANCE_SIM random scenarios on the sim port, CONFORMANCE_QEMU on qemu-m3
-#   make energy  the energy experiments of docs/energy.md: seed 000's context-switch cost
+#   make energy  the energy experiments of docs/energy.md: Pillai and Isha's context-switch cost
 #                (bench/ctx_energy on qemu-m3 and the sim port, and its split by function),
-#                then seed 004's power policies (bench/dpm, sim port); their tables
+#                then Ahn et al.'s power policies (bench/dpm, sim port); their tables
 #   make soak    tests/soak.c: the random load of test_random for SOAK_SIM service calls on the
 #                sim port and SOAK_QEMU on qemu-m3, seed SOAK_SEED (new each run unless given)
 #   make fuzz    every libFuzzer harness of fuzz/ for FUZZ_TIME seconds (docs/fuzzing.md); new
@@ -34,14 +40,16 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := test
 MAKEFLAGS += --no-print-directory
 
-PYTHON ?= python3
+# The distribution's Python (Debian's python3 package), whatever else is first on PATH: the
+# pins of tools/constraints.txt resolve on it (tools/tests/test_packaging.py).
+PYTHON := /usr/bin/python3
 VENV := .venv
 VENV_STAMP := $(VENV)/.tacet-installed
 
-# Seed 002's experiment on the sim port (virtual cycles) and on a Cortex-M3 (QEMU instructions).
+# Carbone's experiment on the sim port (virtual cycles) and on a Cortex-M3 (QEMU instructions).
 DEMO_TARGETS ?= sim qemu-m3
 DEMO_APP ?= examples/producer_consumer
-# Run after it on the same targets, untraced: seed 002's mutex experiment, and an application
+# Run after it on the same targets, untraced: Carbone's mutex experiment, and an application
 # built from its system description (examples/periodic_control/app.yaml, tacet config).
 DEMO_MORE_APPS ?= examples/priority_inversion examples/periodic_control
 
@@ -72,66 +80,35 @@ CTEST_JOBS ?= 2
 GCOVR = $(VENV)/bin/gcovr --root . --filter kernel/ --merge-mode-functions=merge-use-line-min \
         --txt-summary
 
-# Debian packages, each as <command that shows it is installed>:<package>.
-# (libnewlib-arm-none-eabi, libclang-rt-dev and python3-venv have no command; they are
-# checked below.)
-SYSTEM_DEPS := cmake:cmake ninja:ninja-build gcc:gcc $(PYTHON):python3 \
-               arm-none-eabi-gcc:gcc-arm-none-eabi qemu-system-arm:qemu-system-arm \
-               aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu qemu-aarch64:qemu-user
-# The second compiler (build/sim-clang, make lint) and the static analyser (make lint, misra).
-SYSTEM_DEPS += clang:clang cppcheck:cppcheck
-# The browser the HTML trace report's test opens headless, and the driver Selenium runs it by.
-SYSTEM_DEPS += chromium:chromium chromedriver:chromium-driver
+# The machine's tools, each checked by what the builds ask of it, and their Debian packages.
+DEPS := PYTHON=$(PYTHON) VENV=$(VENV) tools/deps.sh
 
-.PHONY: deps demo test clean system-deps test-python conformance soak lint misra fuzz energy docs
+.PHONY: deps doctor demo test clean system-deps test-python conformance soak lint misra fuzz energy docs
 
 deps: system-deps $(VENV_STAMP)
 
+# A second or two when nothing is missing: every check runs, all at once. The goals that run
+# others (test, lint) check once and tell their sub-makes so (DEPS_CHECKED=1).
 system-deps:
-	@missing=""; \
-	for dep in $(SYSTEM_DEPS); do \
-	  command -v "$${dep%:*}" >/dev/null || missing+=" $${dep##*:}"; \
-	done; \
-	if ! dpkg -s libnewlib-arm-none-eabi >/dev/null 2>&1 && \
-	   ! { command -v arm-none-eabi-gcc >/dev/null && \
-	       [[ "$$(arm-none-eabi-gcc -print-file-name=libc.a)" == /* ]]; }; then \
-	  missing+=" libnewlib-arm-none-eabi"; \
-	fi; \
-	if ! dpkg -s libclang-rt-dev >/dev/null 2>&1 && \
-	   ! { command -v clang >/dev/null && \
-	       [[ "$$(clang -print-file-name=libclang_rt.fuzzer-$$(uname -m).a)" == /* ]]; }; then \
-	  missing+=" libclang-rt-dev"; \
-	fi; \
-	if ! $(VENV)/bin/python -c '' 2>/dev/null; then \
-	  scratch="$$(mktemp -d)"; \
-	  $(PYTHON) -m venv "$$scratch/venv" >/dev/null 2>&1 || missing+=" python3-venv"; \
-	  rm -rf "$$scratch"; \
-	fi; \
-	if [[ -z "$$missing" ]]; then exit 0; fi; \
-	if [[ "$$(id -u)" != 0 ]]; then \
-	  echo "make deps: missing Debian packages:$$missing" >&2; \
-	  echo "make deps: install them as root: apt-get install$$missing" >&2; \
-	  exit 1; \
-	fi; \
-	if ! command -v apt-get >/dev/null; then \
-	  echo "make deps: no apt-get here; install by hand:$$missing" >&2; \
-	  exit 1; \
-	fi; \
-	echo "make deps: installing$$missing"; \
-	export DEBIAN_FRONTEND=noninteractive; \
-	apt-get update; \
-	apt-get install -y --no-install-recommends $$missing
+	@$(if $(DEPS_CHECKED),:,$(DEPS) install)
 
-# A venv whose interpreter no longer runs (Python upgraded or removed) is made again.
-ifneq ($(shell $(VENV)/bin/python -c 'print("ok")' 2>/dev/null),ok)
+doctor:
+	@$(DEPS) doctor
+
+# A venv that does not run (its Python upgraded or removed) or that was made from another
+# interpreter than $(PYTHON) (its pyvenv.cfg says which) is made again.
+ifeq ($(DEPS_CHECKED),)
+ifneq ($(shell $(DEPS) venv-current && echo yes),yes)
 .PHONY: $(VENV_STAMP)
+endif
 endif
 
 # Reinstalled only when tools/pyproject.toml, the pinned versions of indirect dependencies
 # (tools/constraints.txt) or the version (VERSION, the package's) change.
 $(VENV_STAMP): tools/pyproject.toml tools/constraints.txt VERSION | system-deps
-	@if ! $(VENV)/bin/python -c '' 2>/dev/null; then \
-	  echo "make deps: creating $(VENV)"; \
+	@if ! $(DEPS) venv-current; then \
+	  if [[ -e $(VENV) ]]; then echo "make deps: $(VENV) does not run or is not $(PYTHON)'s"; fi; \
+	  echo "make deps: making $(VENV) from $(PYTHON)"; \
 	  rm -rf $(VENV); \
 	  $(PYTHON) -m venv $(VENV); \
 	fi
@@ -139,14 +116,17 @@ $(VENV_STAMP): tools/pyproject.toml tools/constraints.txt VERSION | system-deps
 	  -c tools/constraints.txt -e './tools[dev,cluster]'
 	@touch $@
 
-# Each run, then the same run traced (TC_TRACE=1 in build/<target>-trace): the dump of the
-# program's last kernel run, its Perfetto JSON and its HTML report land in build/demo/<target>/.
+# Each run, then the same run traced (TC_TRACE=1 in build/<target>-trace): a dump per kernel
+# run of the program (the demo's two cases) in run.tctrace, their Perfetto JSON (a process per
+# run) and an HTML report per run (report-run1.html ...; report.html for a program of one run)
+# land in build/demo/<target>/. tacet trace prints each run's events kept, recorded and lost.
 demo: deps
 	@for target in $(DEMO_TARGETS); do \
 	  out=build/demo/$$target; mkdir -p $$out; \
 	  echo "== tacet run --target $$target $(DEMO_APP)"; \
 	  $(VENV)/bin/tacet run --target $$target $(DEMO_APP); \
 	  echo "== the same traced (its figures include the trace's cost): $$out/"; \
+	  rm -f $$out/report*.html; \
 	  $(VENV)/bin/tacet run --target $$target --trace $$out/run.tctrace $(DEMO_APP) >/dev/null; \
 	  $(VENV)/bin/tacet trace $$out/run.tctrace --perfetto $$out/trace.json --html $$out/report.html; \
 	  echo; \
@@ -158,18 +138,19 @@ demo: deps
 	    echo; \
 	  done; \
 	done; \
-	echo "Open build/demo/<target>/report.html in a browser, or load build/demo/<target>/trace.json"; \
-	echo "at https://ui.perfetto.dev (Open trace file): $(DEMO_TARGETS:%=build/demo/%/)"
+	echo "Open in a browser:" $$(for t in $(DEMO_TARGETS); do ls build/demo/$$t/report*.html; done); \
+	echo "or load build/demo/<target>/trace.json at https://ui.perfetto.dev (Open trace file):" \
+	  "$(DEMO_TARGETS:%=build/demo/%/)"
 
 # Every step runs even if an earlier one failed; the goal fails if any did.
 test: deps
 	@failed=""; \
 	for build in $(TEST_BUILDS); do \
-	  $(MAKE) test-build-$$build || failed+=" build/$$build"; \
+	  $(MAKE) DEPS_CHECKED=1 test-build-$$build || failed+=" build/$$build"; \
 	done; \
-	$(MAKE) lint || failed+=" lint"; \
-	$(MAKE) test-python || failed+=" tools"; \
-	$(MAKE) docs || failed+=" docs"; \
+	$(MAKE) DEPS_CHECKED=1 lint || failed+=" lint"; \
+	$(MAKE) DEPS_CHECKED=1 test-python || failed+=" tools"; \
+	$(MAKE) DEPS_CHECKED=1 docs || failed+=" docs"; \
 	if [[ -n "$$failed" ]]; then echo "make test: FAILED:$$failed" >&2; exit 1; fi; \
 	echo "make test: all passed"
 
@@ -201,7 +182,7 @@ LINT_FLAGS_clang-cortex-m4f := -DTACET_PORT=cortex-m -DTACET_CPU=cortex-m4f \
 lint: deps
 	@status=0; \
 	$(VENV)/bin/tacet lint || status=1; \
-	for build in $(LINT_BUILDS); do $(MAKE) lint-build-$$build || status=1; done; \
+	for build in $(LINT_BUILDS); do $(MAKE) DEPS_CHECKED=1 lint-build-$$build || status=1; done; \
 	exit $$status
 
 lint-build-%: deps
@@ -238,14 +219,14 @@ energy: deps
 	cmake -S . -B build/qemu-m3 -G Ninja $(TEST_FLAGS_qemu-m3)
 	cmake --build build/qemu-m3 --target ctx_energy
 	@status=0; \
-	echo "== seed 000 on qemu-m3: build/qemu-m3/bench/ctx_energy"; \
+	echo "== Pillai and Isha on qemu-m3: build/qemu-m3/bench/ctx_energy"; \
 	qemu-system-arm -M mps2-an385 -cpu cortex-m3 -nographic -icount shift=5 \
 	  -semihosting-config enable=on,target=native -kernel build/qemu-m3/bench/ctx_energy || status=1; \
-	echo; echo "== seed 000 on qemu-m3, by function: bench/ctx_energy/profile.py"; \
+	echo; echo "== Pillai and Isha on qemu-m3, by function: bench/ctx_energy/profile.py"; \
 	$(VENV)/bin/python bench/ctx_energy/profile.py build/qemu-m3/bench/ctx_energy || status=1; \
-	echo; echo "== seed 000 on the sim port: build/sim/bench/ctx_energy"; \
+	echo; echo "== Pillai and Isha on the sim port: build/sim/bench/ctx_energy"; \
 	build/sim/bench/ctx_energy || status=1; \
-	echo; echo "== seed 004 on the sim port: build/sim/bench/dpm"; \
+	echo; echo "== Ahn et al. on the sim port: build/sim/bench/dpm"; \
 	build/sim/bench/dpm || status=1; \
 	if [[ $$status != 0 ]]; then echo "make energy: FAILED" >&2; exit 1; fi
 

@@ -7,6 +7,8 @@
 #   lib/cmake/Tacet/            TacetConfig.cmake, TacetConfigVersion.cmake, and <config>/:
 #                               the exported target tacet::kernel and what the configuration is
 #   share/tacet/cmake/          the toolchain files
+#   share/tacet/tools/ ...      tacet_add_app's generator (tools/tacet, with the schemas, board
+#                               power tables and port headers it reads, laid out as in the tree)
 #   share/doc/tacet/LICENSE     the licence (MIT), which a copy of the kernel must carry
 #
 # <config> is TACET_INSTALL_CONFIG (sim, cortex-m3, cortex-m4f by default), so every
@@ -50,6 +52,24 @@ install(FILES ${PROJECT_SOURCE_DIR}/cmake/arm-none-eabi.cmake
               ${PROJECT_SOURCE_DIR}/cmake/aarch64-linux-gnu.cmake
         DESTINATION share/tacet/cmake)
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION share/doc/tacet)
+
+# tacet_add_app and its generator: the Python package tools/tacet run from share/tacet, where
+# the files it reads lie as they do in the tree (schema/, power/, include/tacet/config.h, the
+# ports' tacet_port.h for the stack minima, VERSION), so that it runs unchanged.
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/TacetApp.cmake DESTINATION ${_tacet_cmakedir})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/tools/tacet DESTINATION share/tacet/tools
+        FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE PATTERN "templates" EXCLUDE)
+install(FILES ${PROJECT_SOURCE_DIR}/schema/tacet-app.schema.json
+              ${PROJECT_SOURCE_DIR}/schema/tacet-power.schema.json
+        DESTINATION share/tacet/schema)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/power/ DESTINATION share/tacet/power
+        FILES_MATCHING PATTERN "*.yaml")
+install(FILES ${PROJECT_SOURCE_DIR}/include/tacet/config.h DESTINATION share/tacet/include/tacet)
+foreach(port sim cortex-m)
+  install(FILES ${PROJECT_SOURCE_DIR}/ports/${port}/include/tacet_port.h
+          DESTINATION share/tacet/ports/${port}/include)
+endforeach()
+install(FILES ${PROJECT_SOURCE_DIR}/VERSION DESTINATION share/tacet)
 
 # What TacetConfig.cmake needs to know of this configuration.
 string(REPLACE ";" " " _tacet_emulator "${TACET_EMULATOR}")

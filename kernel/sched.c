@@ -458,6 +458,7 @@ int tc_kernel_start(void)
 #endif
   tc__k.started = false;
   tc__k.current = NULL;
+  TC_PORT_RUN_END(); /* the books closed: what the port records of the run sees them so */
   return code;
 }
 
@@ -466,6 +467,7 @@ void tc_sched_lock(void)
   if (!tc__in_thread()) return;
   unsigned s = tc__lock();
   tc__k.lock_nesting++;
+  TC_TRACE_EVENT(TC_TRACE_EV_LOCK, tc__k.lock_nesting, 0, 0);
   tc__unlock(s);
 }
 
@@ -473,6 +475,10 @@ void tc_sched_unlock(void)
 {
   if (!tc__in_thread()) return;
   unsigned s = tc__lock();
-  if (tc__k.lock_nesting != 0 && --tc__k.lock_nesting == 0) tc__sched_dispatch();
+  if (tc__k.lock_nesting != 0) {
+    tc__k.lock_nesting--;
+    TC_TRACE_EVENT(TC_TRACE_EV_LOCK, tc__k.lock_nesting, 0, 0);
+    if (tc__k.lock_nesting == 0) tc__sched_dispatch();
+  }
   tc__unlock(s);
 }

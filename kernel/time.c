@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * System time: the tick counter and the delta list of timeouts (seed 004, fig. 12).
+ * System time: the tick counter and the delta list of timeouts (Ahn et al., fig. 12).
  *
  * Each entry stores the ticks between its predecessor's expiry and its own, so a tick only
  * decrements the head: a tick that expires nothing costs O(1) whatever the number of

@@ -146,16 +146,10 @@ static uint32_t recorded(const tc_trace_header *h)
 
 /* ---- the registry ----------------------------------------------------------------------- */
 
-void tc__trace_object(unsigned type, const void *object, const char *name, unsigned extra)
+/* A registry entry for `object`, with the lock held; false when none is free (counted). */
+static bool register_object(tc_trace_header *h, unsigned type, const void *object, const char *name,
+                            unsigned extra)
 {
-  unsigned s = tc__lock();
-  /* The caller (TC_TRACE_OBJECT) has seen the trace on; read again with the lock held: an
-   * interrupt may have stopped it in between. */
-  tc_trace_header *h = tc__k.trace;
-  if (h == NULL) {
-    tc__unlock(s);
-    return;
-  }
   tc_trace_object *o = NULL;
   if (tc__k.trace_objects < h->objects) {
     o = &objects(h)[tc__k.trace_objects++];
@@ -168,14 +162,24 @@ void tc__trace_object(unsigned type, const void *object, const char *name, unsig
   }
   if (o == NULL) {
     h->objects_lost++;
-  } else {
-    memset(o, 0, sizeof *o);
-    o->address = (uintptr_t)object;
-    o->type = (uint8_t)type;
-    o->extra = (uint16_t)extra;
-    o->created = recorded(h);
-    if (name != NULL) copy_name(o->name, sizeof o->name, name);
+    return false;
   }
+  memset(o, 0, sizeof *o);
+  o->address = (uintptr_t)object;
+  o->type = (uint8_t)type;
+  o->extra = (uint16_t)extra;
+  o->created = recorded(h);
+  if (name != NULL) copy_name(o->name, sizeof o->name, name);
+  return true;
+}
+
+void tc__trace_object(unsigned type, const void *object, const char *name, unsigned extra)
+{
+  unsigned s = tc__lock();
+  /* The caller (TC_TRACE_OBJECT) has seen the trace on; read again with the lock held: an
+   * interrupt may have stopped it in between. */
+  tc_trace_header *h = tc__k.trace;
+  if (h != NULL) (void)register_object(h, type, object, name, extra);
   tc__unlock(s);
 }
 
@@ -402,6 +406,17 @@ tc_status tc_trace_user(uint16_t id, uint32_t a, uint32_t b)
   return full ? TC_STATE_ERROR : TC_OK;
 }
 
+tc_status tc_trace_label(const char *label)
+{
+  TC_ARG_CHECK(label != NULL && label[0] != '\0', TC_INVALID);
+  unsigned s = tc__lock();
+  tc_trace_header *h = tc__k.trace;
+  tc_status status = TC_STATE_ERROR;
+  if (h != NULL) status = register_object(h, TC_TRACE_OBJ_LABEL, NULL, label, 0) ? TC_OK : TC_FULL;
+  tc__unlock(s);
+  return status;
+}
+
 const void *tc_trace_buffer(size_t *size)
 {
   const tc_trace_header *h = tc__k.trace_header;
@@ -439,6 +454,12 @@ tc_status tc_trace_user(uint16_t id, uint32_t a, uint32_t b)
   (void)a;
   (void)b;
   TC_ARG_CHECK(id >= TC_TRACE_USER_FIRST, TC_INVALID);
+  return TC_STATE_ERROR;
+}
+
+tc_status tc_trace_label(const char *label)
+{
+  TC_ARG_CHECK(label != NULL && label[0] != '\0', TC_INVALID);
   return TC_STATE_ERROR;
 }
 

@@ -150,7 +150,7 @@ uint32_t tsim_abi(uint32_t sizes[6]);
 /* The number of priorities of the kernel the engine runs (TC_PRIORITIES). */
 uint32_t tsim_priorities(void);
 
-/* ---- Seed 001: multiple register files ----------------------------------------------------
+/* ---- Kim et al.: multiple register files ----------------------------------------------------
  * Kim, Kwon, Han & Cho, "Improving the performance of RTOS using multiple register files
  * architecture": a processor with n register files, the last reserved for interrupts. A task
  * with a file of its own switches without saving or restoring its general registers; tasks

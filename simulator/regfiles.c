@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Seed 001's multiple register files (engine.h): the paper's task-to-file mapping and its
+ * Kim et al.'s multiple register files (engine.h): the paper's task-to-file mapping and its
  * switch cost model (eqs. 1-4), in C so that a sweep prices every switch at the engine's speed
  * rather than through a Python call.
  */

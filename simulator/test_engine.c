@@ -259,7 +259,7 @@ static void switch_cost_function(void)
   CHECK_EQ(res[0].response_max, 3 * K + 10);
 }
 
-/* Seed 001's figure 2: m tasks on n register files, n - 2 tasks of the highest rate-monotonic
+/* Kim et al.'s figure 2: m tasks on n register files, n - 2 tasks of the highest rate-monotonic
  * priority on files of their own, the other m - (n - 2) on file n - 1 (0-based n - 2), file n
  * the interrupts'. Here table 1's five periods given out of order, on 4 files: T1 and T2 own
  * files 0 and 1, T3, T4 and T5 share file 2. */

@@ -323,7 +323,7 @@ static void class_worker(void *arg)
   CHECK_EQ(tc_power_point(), want);
 }
 
-/* Seed 004's load scaling: each thread runs at its class's point, idle at the idle class's. */
+/* Ahn et al.'s load scaling: each thread runs at its class's point, idle at the idle class's. */
 static void load_scaling_follows_the_classes(void)
 {
   tct_begin();

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Seed 002's mutex experiment (examples/priority_inversion), from the kernel's own clocks and
+ * Carbone's mutex experiment (examples/priority_inversion), from the kernel's own clocks and
  * no trace: High's worst time from mutex get to put is bounded by Low's critical section with
  * a preemption threshold on Low or with priority inheritance, and is not without them, where
  * Medium's work adds to High's wait.
@@ -74,7 +74,7 @@ static void inheritance_bounds_the_wait_by_lows_section(void)
 
 static void more_pairs_without_inversion(void)
 {
-  /* Same run length: High's waits in the plain run cost it get/put pairs (seed 002: 17 vs 52). */
+  /* Same run length: High's waits in the plain run cost it get/put pairs (Carbone: 17 vs 52). */
   pi_result plain = run(PI_PLAIN, pi_seed_params.medium_work_ticks);
   pi_result threshold = run(PI_THRESHOLD, pi_seed_params.medium_work_ticks);
   pi_result inherit = run(PI_INHERIT, pi_seed_params.medium_work_ticks);

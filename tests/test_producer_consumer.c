@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Seed 002's experiment (examples/producer_consumer): the exact switch counts, 18 and 4 per
+ * Carbone's experiment (examples/producer_consumer): the exact switch counts, 18 and 4 per
  * 9 messages, over many rounds, and what the threshold saves in virtual time.
  */
 #include "../examples/producer_consumer/pc.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Preemption threshold: the issue's L/M/H example, nesting of three thresholds, threshold and
+ * Preemption threshold: the L/M/H example, nesting of three thresholds, threshold and
  * priority changes while running, ready, preempted and blocked, yields and time slices.
  * Threads log what they do; every service call is followed by the invariant checker.
  */
@@ -18,7 +18,7 @@ static void make(tc_thread *t, const char *name, void (*fn)(void *), unsigned pr
   OK(tc_thread_create(t, name, fn, NULL, TCT_STACK((unsigned)(t - th)), prio, thr, 0, opt));
 }
 
-/* ---- the example of the issue ------------------------------------------------------------ */
+/* ---- the L/M/H example ------------------------------------------------------------------- */
 
 static void lmh_low(void *arg)
 {
@@ -560,9 +560,9 @@ static void isr_preemption_respects_threshold(void)
   CHECK_LOG("in-isr H1 L M");
 }
 
-/* ---- found against ThreadX (issue 8): each case failed before its fix ---------------------
+/* ---- found against ThreadX: each case failed before its fix -------------------------------
  * Random scenarios run on ThreadX and on Tacet diverged in these five ways. T0..T3 are
- * "name (priority / threshold)" as in the issue. */
+ * "name (priority / threshold)". */
 
 static tc_sem conf_sem;
 #define T0 (&th[0])

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The event trace (include/tacet/trace.h): every status of tc_trace_enable, tc_trace_disable
- * and tc_trace_user; and, in a build with the trace compiled in (the `trace` configuration),
+ * The event trace (include/tacet/trace.h): every status of tc_trace_enable, tc_trace_disable,
+ * tc_trace_user and tc_trace_label; and, in a build with the trace compiled in (the `trace` configuration),
  * what the buffer holds: the header, the registry (objects made before and after enabling,
  * deletion, a full registry), events with their fields (a switch with its reason and the
  * object waited on, READY, BLOCK, service events with their statuses, user events), the ring
@@ -91,6 +91,9 @@ static void statuses_thread(void *arg)
   tct_interrupt(lisr_enable, NULL);
   EXPECT(tc_trace_disable(), TC_STATE_ERROR); /* not recording */
   EXPECT(tc_trace_user(TC_TRACE_USER_FIRST, 1, 2), TC_STATE_ERROR);
+  EXPECT_ARG(tc_trace_label(NULL), TC_INVALID);
+  EXPECT_ARG(tc_trace_label(""), TC_INVALID);
+  EXPECT(tc_trace_label("case 1"), TC_STATE_ERROR); /* not recording */
 #if TC_TRACE
   size_t n0 = 1; /* no trace since tc_kernel_init(): no buffer */
   CHECK(tc_trace_buffer(&n0) == NULL && n0 == 0);
@@ -101,9 +104,11 @@ static void statuses_thread(void *arg)
          TC_INVALID); /* fewer than 8 events */
   OK(tc_trace_enable(buf, sizeof buf, TC_TRACE_WRAP));
   OK(tc_trace_user(TC_TRACE_USER_FIRST, 1, 2));
+  OK(tc_trace_label("case 1"));
   OK(tc_trace_disable());
   EXPECT(tc_trace_disable(), TC_STATE_ERROR);
   EXPECT(tc_trace_user(TC_TRACE_USER_FIRST, 1, 2), TC_STATE_ERROR);
+  EXPECT(tc_trace_label("case 1"), TC_STATE_ERROR);
   /* Stop mode: once full, tc_trace_user says so, and counts what it could not keep. */
   OK(tc_trace_enable(buf, sizeof buf, TC_TRACE_STOP));
   const tc_trace_header *h = header();
@@ -154,6 +159,10 @@ static void low_entry(void *arg)
   OK(tc_sem_give(&sem)); /* READY of high, SWITCH to it */
   EXPECT(tc_sem_take(&sem, TC_NO_WAIT), TC_NO_INSTANCE);
   OK(tc_sem_delete(&sem));
+  tc_sched_lock(); /* LOCK events with the nesting after each call */
+  tc_sched_lock();
+  tc_sched_unlock();
+  tc_sched_unlock();
   tct_log("done");
 }
 
@@ -243,6 +252,17 @@ static void content(void)
   /* low's TC_NO_WAIT take: its status recorded. */
   int none = find(h, TC_TRACE_SVC_SEM_TAKE, give);
   CHECK(none >= 0 && events(h)[none].arg[3] == TC_NO_INSTANCE);
+  /* low's scheduler lock, twice taken and twice released: the nesting after each call. */
+  int lock = find(h, TC_TRACE_EV_LOCK, none);
+  for (uint32_t k = 0; k < 4; k++) {
+    static const uintptr_t nesting[4] = {1, 2, 1, 0};
+    CHECK(lock >= 0);
+    if (lock < 0) return;
+    CHECK_EQ(events(h)[lock].ctx, (uintptr_t)&th[1]);
+    CHECK_EQ(events(h)[lock].arg[0], nesting[k]);
+    lock = find(h, TC_TRACE_EV_LOCK, lock + 1);
+  }
+  CHECK(lock < 0);
   check_times(h);
 }
 
@@ -275,13 +295,21 @@ static void ring_and_registry(void)
   for (unsigned i = 0; i < 9; i++) OK(tc_sem_create(&s[i], "s", 0, 1));
   CHECK_EQ(h->objects_lost, 1);
   CHECK(entry(h, &s[8]) == NULL);
+  EXPECT(tc_trace_label("full"), TC_FULL); /* no entry for the name either */
+  CHECK_EQ(h->objects_lost, 2);
   OK(tc_sem_delete(&s[5]));
   OK(tc_sem_delete(&s[2]));
   OK(tc_sem_create(&s[9], "again", 0, 1));
   /* It took the entry of the older of the two deleted objects (s[2] was registered first). */
   CHECK(entry(h, &s[9]) != NULL && strcmp(entry(h, &s[9])->name, "again") == 0);
   CHECK(entry(h, &s[9]) == &registry(h)[2]);
-  CHECK_EQ(h->objects_lost, 1);
+  /* The trace's name takes the other one (s[5]'s), at address 0, cut to TC_TRACE_NAME bytes. */
+  OK(tc_trace_label("a name longer than the field"));
+  const tc_trace_object *label = entry(h, NULL);
+  CHECK(label == &registry(h)[5]);
+  CHECK_EQ(label->type, TC_TRACE_OBJ_LABEL);
+  CHECK(memcmp(label->name, "a name longer than t", TC_TRACE_NAME) == 0);
+  CHECK_EQ(h->objects_lost, 2);
   CHECK(tc_trace_buffer(NULL) == h);
   OK(tc_trace_disable());
   CHECK(!(h->flags & TC_TRACE_F_ON));

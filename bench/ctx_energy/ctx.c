@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ctx_energy: seed 000's context-switch experiment (tables 2-3, figs. 9-10) on Tacet, on the
+ * ctx_energy: Pillai and Isha's context-switch experiment (tables 2-3, figs. 9-10) on Tacet, on the
  * LPC2148's five operating points (power/lpc2148.yaml, through its generated header).
  *
  * Two threads. The UART task (priority 10) transmits CTX_UART_BYTES bytes through the board's
@@ -8,12 +8,12 @@
  * (n = 4, 16, 32), whose result is checked. Each (point, n) runs three ways, each on a fresh
  * kernel:
  *   none       the UART task transmits everything, then calls the MAC task's job itself:
- *              seed 000's sequential program, no context switch;
+ *              Pillai and Isha's sequential program, no context switch;
  *   give       after CTX_UART_SPLIT bytes the UART task gives the semaphore: the MAC task
  *              preempts it, runs its job, waits again, and the UART task resumes;
  *   interrupt  the same preemption, made by an interrupt handler that gives the semaphore
- *              (seed 000's "an ISR is called to run the high priority task").
- * The context-switch cost is the difference of the total cycles (seed 000, section 4.2.1),
+ *              (Pillai and Isha's "an ISR is called to run the high priority task").
+ * The context-switch cost is the difference of the total cycles (Pillai and Isha, section 4.2.1),
  * per preemption and per switch (the kernel counts the switches). The kernel's own accounting
  * (tc_energy_report: the switch path's cycles and energy, the switch count) is read before
  * and after and printed beside it.
@@ -199,7 +199,7 @@ static void run_case(unsigned point, unsigned ops, unsigned way, ctx_result *out
 /* CPU cycles per transmission (with its MAC job). */
 static double cycles(const ctx_result *r) { return (double)r->units * ctx_cycles_per_unit() / CTX_REPEATS; }
 
-/* The difference per switch. Seed 000 calls the whole difference, a preemption and the
+/* The difference per switch. Pillai and Isha call the whole difference, a preemption and the
  * return (two switches), the cycles of a context switch. */
 static double per_switch(const ctx_result *with, const ctx_result *without)
 {
@@ -270,7 +270,7 @@ int main(int argc, char **argv)
     mac_x[i] = (int16_t)(i + 1u);
     mac_y[i] = (int16_t)(2u * i + 1u);
   }
-  for (unsigned i = 0; i < CTX_UART_BYTES; i++) message[i] = (uint8_t)"Tacet seed 000 UART task\r\n"[i % 26u];
+  for (unsigned i = 0; i < CTX_UART_BYTES; i++) message[i] = (uint8_t)"Tacet ctx_energy UART tx\r\n"[i % 26u];
 
   if (argc > 1 && strcmp(argv[argc - 1], "profile") == 0) {
     for (unsigned s = 0; s < SIZES; s++)
@@ -282,7 +282,8 @@ int main(int argc, char **argv)
     return failed;
   }
 
-  printf("ctx_energy: seed 000's context-switch experiment on %s\n", ctx_port_description());
+  printf("ctx_energy: the context-switch experiment of Pillai and Isha, \"A Quantitative Study Based on\n"
+         "Direct Measurement on Embedded Processors: Limiting Context Switches for Energy Saving\", on %s\n", ctx_port_description());
   printf("kernel TC_POWER=%u TC_CHECKS=%u TC_STATS=%u TC_PRIORITIES=%u; board table lpc2148 "
          "(power/lpc2148.yaml), %s\n",
          (unsigned)TC_POWER, (unsigned)TC_CHECKS, (unsigned)TC_STATS, (unsigned)TC_PRIORITIES,

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""What the difference of seed 000's experiment is made of, function by function.
+"""What the difference of Pillai and Isha's experiment is made of, function by function.
 
 Runs a ctx_energy ELF (bench/ctx_energy) with the argument `profile` under QEMU twice: once as
 it is, for the cycles per transmission it measures, and once with an execution log (the

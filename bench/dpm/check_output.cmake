@@ -36,7 +36,7 @@ foreach(workload ${workloads})
       message(FATAL_ERROR "dpm: no complete row for ${policy} in the ${workload} table")
     endif()
   endforeach()
-  # The summary: one row per workload, a cell per policy, the seed's figure.
+  # The summary: one row per workload, a cell per policy, the paper's figure.
   # (CMake's regular expressions have no {n}: the cell is written out once per policy.)
   list(LENGTH policies n_policies)
   string(REPEAT " +${number}% \\([0-9]+\\)" ${n_policies} cells)

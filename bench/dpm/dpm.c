@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dpm: seed 004's power-management experiment (UbiFOS, tables 1 and 2) on the sim port, with
+ * dpm: the power-management experiment of Ahn et al., "UbiFOS: A Small Real-Time Operating System
+ * for Embedded Systems" (tables 1 and 2) on the sim port, with
  * the S3C2440's operating points (power/s3c2440.yaml, through its generated header).
  *
- * Two workloads shaped like seed 004's applications, each run for a fixed stretch of virtual
- * time under seven policies: seed 004's five rows of table 1 (Default, Idle scaling, LS399,
+ * Two workloads shaped like Ahn et al.'s applications, each run for a fixed stretch of virtual
+ * time under seven policies: Ahn et al.'s five rows of table 1 (Default, Idle scaling, LS399,
  * LS266, LS96: TC_POLICY_LOAD_SCALING with that row's points for Task+, Task, Task- and idle),
  * static voltage scaling (TC_POLICY_STATIC) and cycle-conserving RM DVS (TC_POLICY_RT_DVS).
  * Every task is declared (tc_power_task) and reports its releases and completions under
@@ -24,8 +25,8 @@
  *              with 1-3 s pauses between bursts (a seeded generator)
  *     The display is a constant DISPLAY_WATTS of static power (see below).
  *   PushPush (board profile): the same game with the s3c2440 table's `pushpush` profile
- *     (C_eff and static power fitted to seed 004's PushPush currents) instead of the
- *     constant display: what the seed's 30% needs of the board.
+ *     (C_eff and static power fitted to Ahn et al.'s PushPush currents) instead of the
+ *     constant display: what the paper's 30% needs of the board.
  *
  * A job misses when it ends after the next release of its task (tc_tick_get() and
  * tc_sim_tick_elapsed(): a job that ends exactly at the tick of the next release meets it);
@@ -48,9 +49,9 @@
 #define STACK       16384u
 #define MAX_TASKS   3u
 #define QUEUE       64u /* pending jobs per task */
-#define SUPPLY_VOLT 5.0 /* seed 004 measured the board's current at a 5 V supply */
+#define SUPPLY_VOLT 5.0 /* Ahn et al. measured the board's current at a 5 V supply */
 
-/* The display of the PushPush runs, as constant static power: seed 004's table 2 at LS96,
+/* The display of the PushPush runs, as constant static power: Ahn et al.'s table 2 at LS96,
  * where both applications run almost everything at 96 MHz, puts PushPush (display on)
  * 0.244 A - 0.194 A = 0.050 A above WAV (display off) at 5 V. */
 #define DISPLAY_WATTS 0.25
@@ -87,8 +88,8 @@ typedef struct {
   unsigned n_tasks;
   uint32_t run_ticks;
   double c_eff, p_static, extra_watts;
-  double seed_ls96_saving;        /* seed 004 table 2: LS96 against Default */
-  const char *seed_currents;      /* seed 004 table 2's row */
+  double seed_ls96_saving;        /* Ahn et al.'s table 2: LS96 against Default */
+  const char *seed_currents;      /* a row of Ahn et al.'s table 2 */
 } workload;
 
 static task wav_tasks[] = {
@@ -124,7 +125,7 @@ static const workload workloads[] = {
 typedef struct {
   const char *name;
   unsigned policy;
-  const uint8_t *row; /* load scaling: seed 004 table 1's row */
+  const uint8_t *row; /* load scaling: a row of Ahn et al.'s table 1 */
 } policy;
 
 static const policy policies[] = {
@@ -333,7 +334,7 @@ static void print_workload(unsigned wi)
     printf(" | %8" PRIu64 " %7" PRIu64 " %" PRIu64 " / %" PRIu64 " (%" PRIu64 ")\n", r->report.context_switches,
            r->report.point_changes, r->misses, r->jobs, r->unfinished);
   }
-  printf("seed 004, table 2 (the board at 5 V): %s\n", w->seed_currents);
+  printf("Ahn et al., table 2 (the board at 5 V): %s\n", w->seed_currents);
 }
 
 static void print_summary(void)
@@ -341,7 +342,7 @@ static void print_summary(void)
   printf("\nTable 2: energy against Default (negative: a saving), deadline misses in brackets\n");
   printf("%-17s", "workload");
   for (unsigned pi = 0; pi < POLICIES; pi++) printf(" %13s", policies[pi].name);
-  printf(" | seed 004 LS96\n");
+  printf(" | Ahn et al. LS96\n");
   for (unsigned wi = 0; wi < WORKLOADS; wi++) {
     printf("%-17s", workloads[wi].name);
     const double e0 = results[wi][0].report.total.joules;
@@ -357,7 +358,8 @@ static void print_summary(void)
 
 int main(void)
 {
-  printf("dpm: seed 004's power-management experiment on the sim port; board table s3c2440 "
+  printf("dpm: the power-management experiment of Ahn et al., \"UbiFOS: A Small Real-Time Operating "
+         "System for Embedded Systems\", on the sim port; board table s3c2440 "
          "(power/s3c2440.yaml):");
   for (unsigned p = 0; p < POINTS; p++)
     printf(" %.0f MHz", TC_POWER_S3C2440_POINTS[p].freq_hz / 1e6);

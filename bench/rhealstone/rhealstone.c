@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The six Rhealstone parameters (Kar and Porter 1989, as seed 003 section II measures them),
+ * The six Rhealstone parameters (Kar and Porter 1989, as Wang and Liu, "A New Method to Measure
+ * Real-Time Performance Parameters of Embedded Operating Systems Based on Benchmark Program",
+ * section II, measure them),
  * each measured two ways: between empty threads, and with the measurement points inside
- * realistic workloads (bench/workloads) at their start, middle and end, as seed 003 does.
+ * realistic workloads (bench/workloads) at their start, middle and end, as Wang and Liu do.
  * K samples per parameter and way; every sample is kept and printed (measure.h's format) for
  * `tacet bench` to summarise.
  *
@@ -33,7 +35,7 @@
  *                      kernel's masked sections.
  *   semaphore_shuffle  L holds a semaphore and resumes H; H asks for it: t1 before H's
  *                      tc_sem_take() (which blocks), t2 when it returns after L's tc_sem_give().
- *   deadlock_break     seed 003 fig. 2: L locks a priority-inheritance mutex and resumes H,
+ *   deadlock_break     Wang and Liu fig. 2: L locks a priority-inheritance mutex and resumes H,
  *                      which asks for it (t1 before tc_mutex_lock(); L inherits H's priority);
  *                      L then resumes M of middle priority, which cannot preempt it, and
  *                      unlocks; t2 when H's tc_mutex_lock() returns.
@@ -41,7 +43,7 @@
  *                      send, t2 when R's receive returns; a message queue (the message
  *                      copied), a message port (a pointer) and a task port (one word, the
  *                      message's index), for messages of 4 to 1024 bytes between empty
- *                      threads and 16 bytes in the workloads (seed 004 fig. 15).
+ *                      threads and 16 bytes in the workloads (Ahn et al. fig. 15).
  *   stamp              two time stamps back to back: what one stamp adds to every sample.
  *
  * On the sim port kernel code takes no virtual time: a sample in virtual cycles is the switch

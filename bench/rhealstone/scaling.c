@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * scaling: the cost of a preemption -- make a thread ready, choose it, switch to it -- with
- * 1, 2, 4 ... 256 threads ready (seed 004 fig. 14, which plots it for three schedulers). It
+ * 1, 2, 4 ... 256 threads ready (Ahn et al. fig. 14, which plots it for three schedulers). It
  * is O(1) in Tacet: a two-level bitmap of ready priorities and a list per priority.
  *
  *   scaling [K]     K samples per count of ready threads (default 1000, at most 2000)
@@ -15,7 +15,7 @@
  *                       the build has (several per level when there are fewer levels than
  *                       threads), no time slicing;
  *   policy=round_robin  the others at L's own priority, all of them time-sliced (one tick),
- *                       as seed 004's "priority-based preemptive scheduler with round-robin".
+ *                       as Ahn et al.'s "priority-based preemptive scheduler with round-robin".
  *
  * Then `param=stamp`: two stamps back to back, what one stamp adds to every sample.
  * Built once per number of priorities (32, 64, 256, 1024: `config priorities=`). The tick runs

@@ -13,10 +13,10 @@
  *
  * On Cortex-M under QEMU `-icount shift=5` every instruction takes 32 ns of virtual time,
  * so the figure printed is exact and the same on every run: instructions per operation
- * (interval instructions / operations), the unit in which Tacet is compared with ThreadX and
- * FreeRTOS in the README. On the sim port the test threads spend 100 virtual cycles per
- * operation so that virtual time moves, and the figure is host nanoseconds per operation:
- * for finding regressions on a PC, not for comparison with the boards.
+ * (interval instructions / operations), the unit of docs/measurements.md. On the sim port the
+ * test threads spend 100 virtual cycles per operation so that virtual time moves, and the
+ * figure is host nanoseconds per operation: for finding regressions on a PC, not for
+ * comparison with the boards.
  *
  * Each test also checks what the suite checks (the cooperative threads' counts within one of
  * each other, the interrupt counts agreeing); the exit status is 1 when a check fails.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Realistic workloads for the Rhealstone measurements (bench/rhealstone), in the spirit of
- * MiBench's groups (seed 003 takes one program from each): security (SHA-256), network and
+ * MiBench's groups (Wang and Liu take one program from each): security (SHA-256), network and
  * telecomm (CRC-32, fixed-point FFT), automotive (bit counting, quicksort), network
  * (Dijkstra on a small graph) and office (string search). Each is written here from the
  * algorithm's definition, with no heap and no library call beyond memcpy/memset, so it runs
@@ -10,7 +10,7 @@
  * A workload runs once per call and checks its own result (a published test vector, or two
  * independent computations that must agree, or the result's defining property), so the
  * compiler cannot drop the work and a wrong port or compiler shows. It calls `hook` at three
- * places its code chose (seed 003: "codes are inserted into ... initial segment, middle
+ * places its code chose (Wang and Liu: "codes are inserted into ... initial segment, middle
  * segment and ending segment of program running"): before any work, roughly half-way through
  * it, and after the last of it but before the self-check. The benchmark makes its measured
  * kernel event happen there.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * priority_inversion: seed 002's mutex experiment on Tacet (pi.h), printed in the shape of
- * the seed's two tables. Usage: priority_inversion [plain|threshold|inherit|both]...
+ * priority_inversion: Carbone's mutex experiment on Tacet (pi.h), printed in the shape of
+ * the paper's two tables. Usage: priority_inversion [plain|threshold|inherit|both]...
  * (default: all four runs, one after the other). Naming one run lets `tacet run --trace`
  * record just that run, whose priority inversions `tacet trace` then lists.
  */
@@ -43,7 +43,8 @@ int main(int argc, char **argv)
     }
   }
 
-  printf("Seed 002's mutex experiment on Tacet (port %s): High (priority %u), Medium (%u) and Low (%u).\n",
+  printf("Carbone, \"Reducing Context Switching with Preemption-Threshold\": the mutex experiment\n"
+         "on Tacet (port %s): High (priority %u), Medium (%u) and Low (%u).\n",
          TC_PORT_NAME, PI_HIGH_PRIORITY, PI_MEDIUM_PRIORITY, PI_LOW_PRIORITY);
   const pi_params *p = &pi_seed_params;
   printf("High sleeps %" PRIu32 " ticks, then holds the mutex for %" PRIu32 " ticks of work; Medium sleeps %" PRIu32
@@ -59,8 +60,8 @@ int main(int argc, char **argv)
     printf("%-32s %9.1f %9" PRIu64 " %9" PRIu64 " %15" PRIu32 "\n", pi_run_names[k],
            average(r[k].ticks_sum, r[k].pairs), r[k].ticks_min, r[k].ticks_max, r[k].pairs);
   }
-  printf("%-32s %9.1f %9u %9u %15u\n", "seed 002, without threshold", 40.1, 2u, 104u, 17u);
-  printf("%-32s %9.1f %9u %9u %15u\n\n", "seed 002, with threshold", 2.0, 2u, 2u, 52u);
+  printf("%-32s %9.1f %9u %9u %15u\n", "Carbone, without threshold", 40.1, 2u, 104u, 17u);
+  printf("%-32s %9.1f %9u %9u %15u\n\n", "Carbone, with threshold", 2.0, 2u, 2u, 52u);
 
   printf("The same pairs in tc_cycles\n");
   printf("%-32s %12s %12s %12s %15s\n", "", "Average", "Minimum", "Maximum", "Get-put pairs");
@@ -80,7 +81,7 @@ int main(int argc, char **argv)
            r[k].contended, r[k].wake_to_put_max, r[k].medium_jobs, r[k].low_sections, r[k].context_switches,
            r[k].preemptions);
   }
-  printf("\nPriority inversions are counted in the trace of one run (seed 002 found 9 without the\n"
+  printf("\nPriority inversions are counted in the trace of one run (Carbone found 9 without the\n"
          "threshold, 0 with it): tacet run --trace F.tctrace examples/priority_inversion -- RUN,\n"
          "then tacet trace F.tctrace.\n");
   return 0;

@@ -9,9 +9,9 @@
 
 const char *const pi_run_names[PI_RUNS] = {"plain", "threshold", "inherit", "both"};
 
-/* Ticks (1 ms at TC_TICK_HZ 1000). Seed 002 does not give its workload; these figures were
+/* Ticks (1 ms at TC_TICK_HZ 1000). Carbone does not give its workload; these figures were
  * picked among a few tried because they put the plain run's average and pair count near the
- * seed's (docs/priority-inversion.md). Medium computes 30 ticks of every 40 and Low's critical
+ * paper's (docs/priority-inversion.md). Medium computes 30 ticks of every 40 and Low's critical
  * section outlasts High's sleep, so High often wakes to find the mutex held. */
 const pi_params pi_seed_params = {
     .run_ticks = 1000,
@@ -115,7 +115,7 @@ int pi_run(const pi_params *p, pi_result *out)
   if (tc_thread_create(&medium_thread, "Medium", medium, NULL, stacks[1], STACK_SIZE, PI_MEDIUM_PRIORITY,
                        PI_MEDIUM_PRIORITY, 0, TC_AUTO_START) != TC_OK)
     return 12;
-  /* Seed 002 sets Low's threshold to High's priority: no thread up to High's priority may
+  /* Carbone sets Low's threshold to High's priority: no thread up to High's priority may
    * preempt Low, so Low never sits preempted holding the mutex. */
   if (tc_thread_create(&low_thread, "Low", low, NULL, stacks[2], STACK_SIZE, PI_LOW_PRIORITY,
                        threshold ? PI_HIGH_PRIORITY : PI_LOW_PRIORITY, 0, TC_AUTO_START) != TC_OK)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The mutex experiment of seed 002 ("Preemption-threshold can help avoid priority
+ * The mutex experiment of Carbone ("Preemption-threshold can help avoid priority
  * inversion"): three threads, High, Medium and Low, and one mutex that High and Low share.
  *   Low     takes the mutex, works `low_cs_ticks` holding it, releases it, sleeps a little;
  *   Medium  sleeps, then computes `medium_work_ticks` (it never touches the mutex);
@@ -10,7 +10,7 @@
  * too: a priority inversion with no bound but Medium's load. The application code is the same
  * in every run; only Low's preemption threshold and the mutex's option change:
  *   plain       Low's threshold is its priority, the mutex has no inheritance;
- *   threshold   Low's threshold is High's priority (as seed 002 does): nobody preempts Low,
+ *   threshold   Low's threshold is High's priority (as Carbone does): nobody preempts Low,
  *               so High never finds the mutex taken (it starts only once Low sleeps);
  *   inherit     TC_INHERIT: while High waits, Low runs at High's priority, Medium waits;
  *   both        both of them.
@@ -51,7 +51,7 @@ typedef struct {
 } pi_result;
 
 extern const char *const pi_run_names[PI_RUNS]; /* "plain", "threshold", "inherit", "both" */
-/* The workload main.c runs (`kind` aside), chosen to resemble seed 002's: see pi.c. */
+/* The workload main.c runs (`kind` aside), chosen to resemble Carbone's: see pi.c. */
 extern const pi_params pi_seed_params;
 
 /* Run one case on a freshly initialised kernel (the caller calls tc_kernel_init() first);

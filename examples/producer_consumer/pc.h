@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The producer/consumer experiment of seed 002 ("Reducing context switching with
+ * The producer/consumer experiment of Carbone ("Reducing context switching with
  * preemption-threshold"): one producer D (priority 4) feeds three consumers A, B, C
  * (priorities 1, 2, 3), one queue of three messages each. D writes three messages into each
  * queue, then relinquishes the CPU (tc_thread_yield); each consumer reads until its queue is

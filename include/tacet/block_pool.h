@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Block pools: fixed-size blocks carved from memory the application gives, allocated and
- * freed in constant time (seed 004's memory pool level: deterministic, no fragmentation).
+ * freed in constant time (Ahn et al.'s memory pool level: deterministic, no fragmentation).
  *
  * Layout. The memory is cut into equal slots of TC_BLOCK_HEADER + block_size bytes (the
  * block size rounded up to 8); the block handed out is 8-byte aligned (so it may hold any

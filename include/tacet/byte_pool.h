@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Byte pools: variable-size allocation from memory the application gives (seed 004's heap
+ * Byte pools: variable-size allocation from memory the application gives (Ahn et al.'s heap
  * level), first fit with immediate coalescing (Knuth's boundary-tag method).
  *
  * Layout. The pool is a sequence of blocks that tile it exactly. Every block starts with a

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Event flags: a group of 32 flags. Threads wait for ANY of a set of flags (disjunctive
- * synchronisation) or for ALL of them (conjunctive), seed 004 fig. 11.
+ * synchronisation) or for ALL of them (conjunctive), Ahn et al. fig. 11.
  *
  * A set may release several waiters. tc_event_set() ORs the flags in, then visits the
  * waiters once, in priority order (FIFO among equal priorities), and releases every one

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * High-level interrupt service routines (HISRs): the deferred half of seed 004's LISR / HISR
+ * High-level interrupt service routines (HISRs): the deferred half of Ahn et al.'s LISR / HISR
  * split.
  *
  * A low-level handler (LISR: an interrupt handler at a kernel priority, tacet/kernel.h) does

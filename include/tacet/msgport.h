@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Message ports: zero-copy messages. A port carries pointers, not the messages they point to
- * (seed 004: "the message port delivers a message pointer instead of copying the message"),
+ * (Ahn et al.: "the message port delivers a message pointer instead of copying the message"),
  * so the cost of a send does not depend on the size of the message. The message memory
  * belongs to the application: by convention the sender stops touching it after the send and
  * the receiver owns it from the receive on (a block pool is the usual source).

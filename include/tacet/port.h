@@ -95,6 +95,10 @@
  *                               is looked up only in a handler). Required with TC_PORT_IN_ISR;
  *                               undefined: no handler is above the kernel's mask (the sim port,
  *                               whose simulated interrupts all are masked by the kernel).
+ *   TC_PORT_RUN_END()           from tc_kernel_start() once the port's start has returned and
+ *                               the run's books are closed (run time, energy), before it
+ *                               returns: the end of a kernel run as the port sees it (the sim
+ *                               and Cortex-M ports write the trace dump there). Default: nothing.
  *   TC_PORT_SET_CLOCK(hz)       (TC_POWER) with interrupts masked, at a change of operating
  *                               point: run the CPU at `hz` from now on, keeping the tick's
  *                               period in time (its period in cycles follows the clock), and
@@ -218,6 +222,9 @@ struct tc_thread;
 #endif
 #ifndef TC_PORT_SET_CLOCK
 #define TC_PORT_SET_CLOCK(hz) ((void)(hz), false)
+#endif
+#ifndef TC_PORT_RUN_END
+#define TC_PORT_RUN_END() ((void)0)
 #endif
 #if defined(TC_PORT_IN_ISR) && !defined(TC_PORT_SWITCH_LATER)
 #error "port contract: a port that defines TC_PORT_IN_ISR() must define TC_PORT_SWITCH_LATER()"

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Operating points, energy accounting and power policies (seeds 000 and 004; docs/energy.md).
+ * Operating points, energy accounting and power policies (Pillai and Isha; Ahn et al.; docs/energy.md).
  *
  * A board runs at one of a few operating points, each a clock frequency and a core voltage.
  * With TC_POWER=1 the kernel counts, in integer cycles of the port's clock and separately for
  * every operating point, what each thread and each HISR ran, what idle took and what the
  * context-switch path itself took (from the kernel's clock read when it commits a switch to
  * the first instruction of the context switched in). Nothing floating-point runs on the
- * switch path: energy is computed when asked, by the model of seed 000 (eqs. 2-5):
+ * switch path: energy is computed when asked, by the model of Pillai and Isha (eqs. 2-5):
  *
  *     E = C_eff * V^2 * N       (dynamic: N cycles at voltage V)
  *       + P_static * N / f      (static: the time those cycles took at frequency f)
@@ -24,7 +24,7 @@
  *   TC_POLICY_FIXED         the point set by tc_power_set_point(), always;
  *   TC_POLICY_IDLE_SCALING  that point while a thread or HISR runs, the lowest while idle;
  *   TC_POLICY_LOAD_SCALING  the point of the running thread's load class (Task+, Task, Task-,
- *                           seed 004 table 1) and of the idle class while idle;
+ *                           Ahn et al.'s table 1) and of the idle class while idle;
  *   TC_POLICY_STATIC        the lowest point at which the periodic tasks declared with
  *                           tc_power_task() stay schedulable (response-time analysis with
  *                           their priorities and preemption thresholds), and the lowest
@@ -34,7 +34,7 @@
  *                           (tc_power_complete) of a declared task, the lowest point that
  *                           still finishes the work allocated before the next deadline,
  *                           from the actual execution times of the completed jobs.
- * Every scaling policy runs idle at the lowest point, as seed 004's do. A point change is a
+ * Every scaling policy runs idle at the lowest point, as Ahn et al.'s do. A point change is a
  * trace event (TC_TRACE_EV_POWER) where the trace is compiled in, a policy chosen another
  * (TC_TRACE_EV_POLICY), and tc_trace_disable()
  * records the energy books into the trace (TC_TRACE_EV_ENERGY; docs/trace.md, "The energy
@@ -60,7 +60,7 @@ typedef struct {
 #define TC_POLICY_STATIC       3u
 #define TC_POLICY_RT_DVS       4u
 
-/* Load classes of seed 004 (tc_power_thread_class, tc_power_classes). */
+/* Load classes of Ahn et al. (tc_power_thread_class, tc_power_classes). */
 #define TC_LOAD_HIGH   0u /* Task+ */
 #define TC_LOAD_NORMAL 1u /* Task (every thread's class until set) */
 #define TC_LOAD_LOW    2u /* Task- */
@@ -105,7 +105,7 @@ typedef struct {
  * frequency of at least TC_TICK_HZ (a whole cycle per tick); the effective switched
  * capacitance C_eff (farads, > 0) and the static power (watts, >= 0). The point becomes the
  * highest, the policy TC_POLICY_FIXED, every thread's load class TC_LOAD_NORMAL and the
- * classes seed 004's Default row (every class at the highest point). The counters start at
+ * classes Ahn et al.'s Default row (every class at the highest point). The counters start at
  * zero. The table is copied.
  * Context: startup only (after tc_kernel_init, before tc_kernel_start).
  * Returns TC_OK; TC_INVALID (points NULL, n out of range, a point out of order, slower than
@@ -127,7 +127,7 @@ tc_status tc_power_set_point(unsigned index);
 tc_status tc_power_policy(unsigned policy);
 
 /* The point each load class runs at under TC_POLICY_LOAD_SCALING: one index per class, in
- * the order Task+, Task, Task-, Idle (seed 004 table 1's columns).
+ * the order Task+, Task, Task-, Idle (the columns of Ahn et al.'s table 1).
  * Context: thread or startup. Returns TC_OK; TC_INVALID (no table, points NULL, an index out
  * of range); TC_CALLER_ERROR (from a handler). */
 tc_status tc_power_classes(const uint8_t points[TC_LOAD_CLASSES]);

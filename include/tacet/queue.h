@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Message queues: fixed-size messages copied into a ring in the caller's buffer, and copied
- * out again (seed 004: "message delivery is done through copy, not through pointers").
+ * out again (Ahn et al.: "message delivery is done through copy, not through pointers").
  *
  * Order. Messages leave in the order they were sent; tc_queue_send_front() puts an urgent
  * message ahead of all others (two urgent messages: the later one first).

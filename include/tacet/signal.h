@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Signals: 32 asynchronous flags per thread, and a handler that runs in the target thread's
- * context before the thread continues (seed 004: exceptions and asynchronous events for
+ * context before the thread continues (Ahn et al.: exceptions and asynchronous events for
  * ready threads and for threads that are waiting).
  *
  * Delivery. tc_signal_send() ORs the bits into the target's pending set; the handler runs

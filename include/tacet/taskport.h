@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Task ports: one 32-bit word passed to a thread through a slot in its own control block
- * (seed 004: "a task port is implemented using a field of the task control block rather than
+ * (Ahn et al.: "a task port is implemented using a field of the task control block rather than
  * a separate data structure"). No object to create: every thread has a port.
  *
  * Synchronous. The slot holds one word. tc_thread_receive() takes the word or waits for one;

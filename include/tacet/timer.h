@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Software timers: one-shot or periodic, a callback per expiry (seed 004, fig. 12).
+ * Software timers: one-shot or periodic, a callback per expiry (Ahn et al., fig. 12).
  *
  * Time. An active timer is an entry of the kernel's delta list, the one thread timeouts use:
  * a tick that expires nothing costs O(1) whatever the number of timers, and a port that

@@ -83,6 +83,7 @@ enum {
   TC_TRACE_OBJ_TIMER,
   TC_TRACE_OBJ_BLOCK_POOL,
   TC_TRACE_OBJ_BYTE_POOL,
+  TC_TRACE_OBJ_LABEL, /* not an object: the trace's name (tc_trace_label), address 0 */
 };
 
 typedef struct {
@@ -142,6 +143,9 @@ enum {
                                the record says, a2:a3 a 64-bit value (high word in a2) */
   TC_TRACE_EV_POLICY,       /* tc_power_policy() chose a policy (TC_POWER): a0 the policy
                                (TC_POLICY_*), a1 the point in force after it */
+  TC_TRACE_EV_LOCK,         /* ctx took or released the scheduler lock (tc_sched_lock,
+                               tc_sched_unlock): a0 its nesting after the call (0: released);
+                               a thread that ends holds it no more */
 };
 
 /* TC_TRACE_EV_POWER's a3: the port changed its clock to the point's frequency (the sim
@@ -258,6 +262,15 @@ tc_status tc_trace_disable(void);
  * Returns TC_OK; TC_INVALID (id below TC_TRACE_USER_FIRST); TC_STATE_ERROR (not recording:
  * disabled, full in TC_TRACE_STOP mode, or built with TC_TRACE=0). */
 tc_status tc_trace_user(uint16_t id, uint32_t a, uint32_t b);
+
+/* Name the trace being recorded: what it shows, e.g. the case of a program that runs the
+ * kernel several times ("case 2: threshold 1"). The name is a registry entry of type
+ * TC_TRACE_OBJ_LABEL (the string copied, cut to TC_TRACE_NAME bytes); `tacet trace` shows it
+ * as the trace's name. Naming it again adds an entry: the newest is the name.
+ * Context: any.
+ * Returns TC_OK; TC_INVALID (label NULL or empty); TC_STATE_ERROR (not recording, or built
+ * with TC_TRACE=0); TC_FULL (no registry entry free: counted in objects_lost). */
+tc_status tc_trace_label(const char *label);
 
 /* The buffer handed to the last tc_trace_enable() and the bytes of it in use (from the header
  * to the newest event: every slot once a ring has wrapped), NULL and 0 when none: for a port or an application that writes the dump

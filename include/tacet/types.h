@@ -44,7 +44,7 @@ typedef struct tc_list {
   tc_node *head;
 } tc_list;
 
-/* An entry of a delta list (seed 004, fig. 12): `delta` is the number of ticks after the
+/* An entry of a delta list (Ahn et al., fig. 12): `delta` is the number of ticks after the
  * entry before it, so a tick only decrements the head. `expire` runs in the tick interrupt. */
 typedef struct tc_timeout {
   tc_node node;

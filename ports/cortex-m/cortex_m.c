@@ -303,6 +303,13 @@ int tc__cm_start(void)
   return exit_code;
 }
 
+void tc__cm_run_end(void)
+{
+#if TC_TRACE
+  tc__cm_trace_end_of_run();
+#endif
+}
+
 void tc_cm_stop(int code)
 {
   if (TC_CHECKS && !tc__isr_ok("tc_cm_stop")) return;

@@ -294,7 +294,8 @@ void tc_sim_set_switch_cost_fn(tc_sim_switch_cost_fn cost, void *arg)
 /* The trace dump (TC_TRACE): with TACET_TRACE=FILE in the environment (tacet run --trace FILE
  * sets it) every tc_kernel_init() starts a trace into a buffer of TACET_TRACE_SIZE bytes
  * (default 16 MiB), a ring unless TACET_TRACE_MODE=stop, and the end of each run writes it to
- * FILE: a program of several runs leaves the last one there. */
+ * FILE: the first run of the process replaces the file, each later run appends its dump, so
+ * that a program of several runs leaves one dump per run there, in order (docs/trace.md). */
 #if TC_TRACE
 static void trace_start(void)
 {
@@ -323,10 +324,12 @@ static void trace_write(void)
   const char *path = getenv("TACET_TRACE");
   if (path == NULL) return;
   (void)tc_trace_disable(); /* first: it records the last TIME event */
+  static bool written; /* by an earlier run of this process: append */
   size_t n;
   const void *buf = tc_trace_buffer(&n);
   if (buf == NULL) return;
-  FILE *f = fopen(path, "wb");
+  FILE *f = fopen(path, written ? "ab" : "wb");
+  written = true;
   bool ok = f != NULL && fwrite(buf, 1, n, f) == n;
   if (f != NULL && fclose(f) != 0) ok = false;
   if (!ok) fprintf(stderr, "tacet: cannot write the trace to %s\n", path);
@@ -409,10 +412,14 @@ int tc__sim_start(void)
   }
   sim.ticking = false;
   tc__sim_next_event = UINT64_MAX;
+  return sim.stopping ? sim.exit_code : 0;
+}
+
+void tc__sim_run_end(void)
+{
 #if TC_TRACE
   trace_write();
 #endif
-  return sim.stopping ? sim.exit_code : 0;
 }
 
 void tc_sim_stop(int exit_code)

@@ -14,8 +14,8 @@
 #include "tacet_power_s3c2440.h"
 #include "tacet_power_sim.h"
 
-_Static_assert(TC_POWER_LPC2148_COUNT == 5u, "seed 000 table 1 has five points");
-_Static_assert(TC_POWER_S3C2440_COUNT == 3u, "seed 004 has three points");
+_Static_assert(TC_POWER_LPC2148_COUNT == 5u, "Pillai and Isha's table 1 has five points");
+_Static_assert(TC_POWER_S3C2440_COUNT == 3u, "Ahn et al.'s board has three points");
 _Static_assert(sizeof TC_POWER_LPC2148_POINTS / sizeof TC_POWER_LPC2148_POINTS[0] ==
                    TC_POWER_LPC2148_COUNT,
                "the array holds COUNT points");

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Schedulability analysis for fixed-priority preemption-threshold scheduling (issue 12).
+"""Schedulability analysis for fixed-priority preemption-threshold scheduling.
 
 This module is the contract between the system description (``tacet.appdesc``: YAML in,
 tasks out) and the analysis (``tacet analyze``). Everything here is in integer CPU cycles.
@@ -1019,7 +1019,7 @@ def assign_thresholds(
 def _bound_inversions(model: _Model, i: int, auto: list[bool]) -> None:
     """When i may wait without bound for a mutex without inheritance (its holder preemptible by
     a thread of lower priority than i), raise the holders' automatic thresholds to i's priority:
-    nothing below i may then preempt them (seed 002's fix; the threshold analogue of a priority
+    nothing below i may then preempt them (Carbone's fix; the threshold analogue of a priority
     ceiling). Explicit thresholds are left alone (the analysis then reports the inversion)."""
     holders = model.unbounded_holders(i)
     if holders and all(auto[j] for j in holders):

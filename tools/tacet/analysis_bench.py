@@ -5,7 +5,7 @@ A benchmark, not a test: it builds a seeded random set of threads (UUniFast util
 Bini & Buttazzo, RTS 2005; periods log-uniform between 1 ms and 1 s of a 100 MHz clock;
 deadlines between half the period and the period; automatic priorities and thresholds),
 then times resolve() (priorities, then maximal thresholds) and analyze() with the host's
-monotonic clock and prints the figures. Issue 12's goal: under a second for 50 threads.
+monotonic clock and prints the figures. The goal: under a second for 50 threads.
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@
 shipped in the repository (schema/tacet-app.schema.json) and then against the rules the
 schema cannot say (names unique, thresholds no weaker than priorities, stacks no smaller than
 the ports' minimum, utilisation at most 1, every object used ...), and returns an ``App``.
+``load(path, target=T)`` checks the description for a build for target T: its stacks against
+T's minimum only (see ``_Builder.stack``).
 Every error names the file, the line and the field, ``app.yaml:12: threads[2].threshold:
 ...``; all the errors of one phase are reported at once, sorted by line.
 
@@ -242,6 +244,9 @@ class App(yamldoc.Checked):
     hisrs: tuple[Hisr, ...] = ()
     simulation: Simulation = field(default_factory=Simulation)
     threads_line: int = 1
+    # What holds for some targets of the description and not others (a stack big enough for
+    # Cortex-M and too small for sim): ``FILE:LINE: FIELD: message``, in line order.
+    warnings: tuple[str, ...] = ()
 
     @property
     def target(self) -> str:
@@ -355,9 +360,11 @@ def port_stack_minimum() -> dict[str, tuple[int, str]]:
 class _Builder:
     """Turns schema-valid data into an App, recording every rule it breaks."""
 
-    def __init__(self, source: yamldoc.Source, path: Path) -> None:
+    def __init__(self, source: yamldoc.Source, path: Path, target: str | None = None) -> None:
         self.s = source
         self.path = path
+        self.build_target = target  # None: the description as a whole, for all its targets
+        self.warnings: list[tuple[int, str]] = []
         self.data: dict[str, Any] = source.data
         board = self.data["board"]
         self.clock_hz: int = board["clock_hz"]
@@ -459,17 +466,66 @@ class _Builder:
             self.error(path, error.message)
         return None
 
-    def stack(self, value: int, path: Path_) -> None:
+    def stack(self, value: int, path: Path_, what: str) -> None:
+        """A stack against TC_PORT_STACK_MIN of the targets it is for. The ports' minima differ
+        by an order of magnitude (host C runs on the sim port's thread stacks, a Cortex-M frame
+        is a few dozen words), so one description may hold a stack that fits one target and
+        not another. For a build (``target`` given) only that target's minimum counts. For the
+        description as a whole, a stack below the minimum of every one of its targets is an
+        error; one below the minimum of some of them is a warning naming them (their builds
+        will refuse it)."""
         minima = port_stack_minimum()
-        for target in self.targets:
-            if target in minima and value < minima[target][0]:
-                least, where = minima[target]
+        if self.build_target is not None:
+            if self.build_target in minima and value < minima[self.build_target][0]:
+                least, where = minima[self.build_target]
                 self.error(
                     path,
-                    f"{value} bytes is below the minimum of target {target}: {least} "
-                    f"(TC_PORT_STACK_MIN, {where})",
+                    f"{what}: {value} bytes is below the minimum of target "
+                    f"{self.build_target}: {least} (TC_PORT_STACK_MIN, {where}), the target "
+                    "this build is for",
                 )
-                return
+            return
+        listed = [t for t in self.targets if t in minima]
+        below = [t for t in listed if value < minima[t][0]]
+        if not below:
+            return
+        if below == listed and len(listed) == 1:
+            least, where = minima[listed[0]]
+            self.error(
+                path,
+                f"{what}: {value} bytes is below the minimum of target {listed[0]}: {least} "
+                f"(TC_PORT_STACK_MIN, {where})",
+            )
+        elif below == listed:
+            each = ", ".join(f"{t} {minima[t][0]}" for t in listed)
+            self.error(
+                path,
+                f"{what}: {value} bytes is below the minimum of every target of the "
+                f"description ({each}; TC_PORT_STACK_MIN, ports/*/include/tacet_port.h)",
+            )
+        else:
+            for t in below:
+                least, where = minima[t]
+                line = self.s.line(path)
+                self.warnings.append(
+                    (
+                        line,
+                        f"{self.s.display}:{line}: {yamldoc.field_name(path)}: {what}: {value} "
+                        f"bytes is below the minimum of target {t}: {least} (TC_PORT_STACK_MIN, "
+                        f"{where}); a build for {t} refuses it",
+                    )
+                )
+
+    def build_for(self) -> None:
+        """A build for a target the description does not list is refused: ``targets`` says
+        where the application runs, and the analysis' overheads come from them."""
+        if self.build_target is None or self.build_target in self.targets:
+            return
+        self.error(
+            ("targets",),
+            f"this build is for target {self.build_target}, which the description does not "
+            f"list ({', '.join(self.targets)}): add it to targets",
+        )
 
     def priority(self, value: int | str, path: Path_, what: str) -> int | None:
         if value == "auto":
@@ -504,7 +560,7 @@ class _Builder:
                 f"threshold {threshold} is weaker than the priority {priority}: a threshold is "
                 "numerically at most the priority (0 is the most urgent)",
             )
-        self.stack(d["stack"], (*path, "stack"))
+        self.stack(d["stack"], (*path, "stack"), f"thread {d['name']!r}")
         thread = Thread(
             name=d["name"],
             entry=d["entry"],
@@ -646,6 +702,7 @@ class _Builder:
         )
 
     def build(self, path: Path, sha256: str) -> App:
+        self.build_for()
         board = self.board()
         threads = tuple(self.thread(i, d) for i, d in enumerate(self.data["threads"]))
         semaphores = []
@@ -679,7 +736,7 @@ class _Builder:
             )
         hisrs = []
         for i, d in enumerate(self.data.get("hisrs", [])):
-            self.stack(d["stack"], ("hisrs", i, "stack"))
+            self.stack(d["stack"], ("hisrs", i, "stack"), f"HISR {d['name']!r}")
             hisrs.append(
                 Hisr(d["name"], d["function"], d["priority"], d["stack"], tuple(d.get("uses", [])))
             )
@@ -718,6 +775,7 @@ class _Builder:
             hisrs=tuple(hisrs),
             simulation=self.simulation(),
             threads_line=self.s.line(("threads",)),
+            warnings=tuple(message for _, message in sorted(self.warnings)),
         )
         self.names(app)
         self.utilisation(app)
@@ -835,14 +893,15 @@ class _Builder:
             )
 
 
-def load(path: Path, display: str | None = None) -> App:
+def load(path: Path, display: str | None = None, target: str | None = None) -> App:
     """Read and check the description at ``path``. Raises DescriptionError naming every
     problem (file, line, field); ``display`` is the file's name in messages (default: the
-    path as given)."""
+    path as given). ``target``: check it for a build for that target (its stack minimum, and
+    that the description lists it) rather than for all its targets."""
     shown = str(path) if display is None else display
     source, raw = yamldoc.read(
         path, shown, schema(), "a description", "a mapping with at least board and threads"
     )
-    app = _Builder(source, Path(path)).build(Path(path), hashlib.sha256(raw).hexdigest())
+    app = _Builder(source, Path(path), target).build(Path(path), hashlib.sha256(raw).hexdigest())
     raise_errors(source)
     return app

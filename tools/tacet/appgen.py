@@ -247,7 +247,10 @@ def _source(app: App, threads: Sequence[Thread], banner: str, input_name: str) -
 
 def _stack(kind: str, name: str, size: int, input_name: str) -> list[str]:
     var = f"tacet_app_stack_{name}"
-    message = f"{input_name}: {kind} {name}: stack below the port's minimum"
+    message = (
+        f"{input_name}: {kind} {name}: its stack of {size} bytes is below the port's minimum "
+        "(TC_PORT_STACK_MIN, and the guard region with TC_MPU_STACK_GUARD)"
+    )
     return [
         f"static uint8_t {var}[{size}] __attribute__((aligned(TACET_APP_STACK_ALIGN)));\n",
         f"_Static_assert(sizeof {var} >= TACET_APP_STACK_MIN, {c_string(message)});\n",

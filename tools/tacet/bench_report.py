@@ -245,7 +245,7 @@ def markdown(doc: dict[str, Any], command: str) -> str:
             "Rhealstone parameters, between empty threads and inside the workloads",
             rhealstone_table(doc),
         ),
-        ("What the workloads do to each distribution (seed 003)", comparison_table(doc)),
+        ("What the workloads do to each distribution (Wang and Liu)", comparison_table(doc)),
         ("Message transfer by size, between empty threads (mean)", message_table(doc)),
         ("Preemption cost against the number of ready threads (mean)", scaling_table(doc)),
         ("Thread-Metric", thread_metric_table(doc)),
@@ -340,7 +340,7 @@ def plot_messages(doc: dict[str, Any], path: Path) -> bool:
         ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=mech)
     _log2_axis(ax, MESSAGE_SIZES, "message size (bytes)")
     ax.set_ylabel(ms[0]["unit"])
-    ax.set_title(f"Message transfer latency on {doc['meta']['target']} (seed 004 fig. 15)")
+    ax.set_title(f"Message transfer latency on {doc['meta']['target']} (Ahn et al. fig. 15)")
     ax.legend()
     fig.savefig(path, dpi=100)
     return True
@@ -360,7 +360,7 @@ def plot_scaling(doc: dict[str, Any], path: Path) -> bool:
     ax.set_ylabel(curves[0]["unit"])
     ax.set_ylim(bottom=0)
     ax.set_title(
-        f"Preemption (ready + choose + switch) on {doc['meta']['target']} (seed 004 fig. 14)",
+        f"Preemption (ready + choose + switch) on {doc['meta']['target']} (Ahn et al. fig. 14)",
         fontsize=10,
     )
     ax.legend(fontsize=7)

@@ -40,7 +40,7 @@ VERSION = 1
 
 # Parameters whose samples are not the difference of two time stamps.
 NO_STAMP = frozenset({"interrupt_latency", "stamp"})
-# The issue's goals (reported, never asserted): instructions between empty threads on
+# The goals (reported, never asserted): instructions between empty threads on
 # qemu-m3's default build, and the scaling at 256 ready threads against 1.
 # The kernel configurations bench/rhealstone is also built in on Cortex-M (bench/CMakeLists.txt:
 # rhealstone_<name>), each the default with what it says left out or changed.
@@ -53,7 +53,7 @@ CONFIGURATIONS = {
 GOAL_TASK_SWITCH = 60.0
 GOAL_PREEMPTION = 120.0
 GOAL_SCALING = 1.05
-# The longest interrupt-masked stretch across the test suite (README, "Longest
+# The longest interrupt-masked stretch across the test suite (docs/measurements.md, "Longest
 # interrupt-masked stretch": TC_IRQ_OFF_MEASURE=1, ctest -R irqoff), in instructions.
 MASKED_STRETCH = 537.0
 PARAMETER_ORDER = PARAMETERS
@@ -301,7 +301,7 @@ def configuration_values(ms: Iterable[dict[str, Any]], param: str) -> dict[str, 
 def goals(
     target: str, ms: Sequence[dict[str, Any]], curves: Sequence[dict[str, Any]]
 ) -> list[dict[str, Any]]:
-    """The issue's goals, each with what was measured: reported, never asserted."""
+    """The goals, each with what was measured: reported, never asserted."""
     out: list[dict[str, Any]] = []
     on_m3 = target == "qemu-m3"
     for param, limit in SWITCH_GOALS:
@@ -336,7 +336,7 @@ def goals(
     out.append(
         {
             "goal": f"interrupt latency to the handler bounded by the longest masked stretch "
-            f"({MASKED_STRETCH:g} instructions across the test suite, README)",
+            f"({MASKED_STRETCH:g} instructions across the test suite, docs/measurements.md)",
             "measured": worst,
             "met": (worst <= MASKED_STRETCH) if worst is not None else None,
             "note": "the largest latency to the handler in either case"

@@ -2,47 +2,104 @@
 """``tacet build``: configure a target's build tree and build an application."""
 
 import argparse
+import re
 from pathlib import Path
 
 from tacet import cmake
-from tacet.common import Setup, add_target_arguments, resolve_setup
+from tacet.common import Setup, add_target_arguments, resolve_app_setup
 from tacet.errors import TacetError
-from tacet.host import Output
+from tacet.host import Output, StepFailed
 from tacet.repo import resolve_app
+
+# How GNU ld and LLD report a function that no object defines (GCC's quotes are typographic
+# in a UTF-8 locale).
+UNDEFINED = re.compile(r"undefined (?:reference to|symbol:?) [`'\u2018]?([A-Za-z_]\w*)['\u2019]?")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "build",
         help="build an application (or everything) for a target",
-        description="Configure <repo>/build/<target> with CMake and Ninja and build APP; "
-        "print the path of the built program.",
+        description="Configure the build tree of the target with CMake and Ninja and build "
+        "APP; print the path of the built program. APP is an application of the Tacet tree "
+        "(examples/hello, built in <repo>/build/<target>), or a project of one's own such as "
+        "tacet new writes (a directory whose CMakeLists.txt calls project(), built in "
+        "<project>/build/<target> with its preset of that name).",
     )
-    add_target_arguments(parser)
+    add_target_arguments(parser, boards=True)
     parser.add_argument(
         "app",
         metavar="APP",
         nargs="?",
-        help="application directory, e.g. examples/hello (its name is the CMake target); "
-        "omitted: build everything",
+        help="application directory, e.g. examples/hello (its name is the CMake target), or a "
+        "project's directory; omitted: the project the current directory is in, else "
+        "everything of the Tacet tree",
     )
     parser.set_defaults(handler=handle)
 
 
-def build_app(setup: Setup, app: str, output: Output = "stderr") -> Path:
-    """Build application ``app`` for the setup's target and return its program path."""
-    app_dir = resolve_app(app, setup.repo, setup.cwd)
-    cmake.configure(setup.target, setup.repo, setup.build_dir, output=output)
-    name, program = cmake.program_for(setup.target, app_dir, setup.repo, setup.build_dir)
-    cmake.build(setup.build_dir, f"{name} for target {setup.target.name}", name, output=output)
+def missing_functions(output: str, description: Path) -> str | None:
+    """What a failed link means when the functions it misses are ones the system description
+    names (a thread added to app.yaml whose entry no source defines): None otherwise."""
+    undefined = set(UNDEFINED.findall(output))
+    if not undefined or not description.is_file():
+        return None
+    from tacet.appdesc import load  # noqa: PLC0415  (only after a failed link)
+
+    try:
+        app = load(description)
+    except TacetError:
+        return None
+    roles = [(t.entry, f"thread {t.name}'s entry", "void {}(void *arg)") for t in app.threads]
+    roles += [(m.callback, f"timer {m.name}'s callback", "void {}(void *arg)") for m in app.timers]
+    roles += [(h.function, f"HISR {h.name}'s function", "void {}(void)") for h in app.hisrs]
+    missing = [(name, what, signature) for name, what, signature in roles if name in undefined]
+    if not missing:
+        return None
+    listed = "; ".join(f"{what}, {signature.format(name)}" for name, what, signature in missing)
+    return (
+        f"{description.name} names functions that no source of the program defines: {listed} "
+        "(tacet_app.h declares them: write them, e.g. in main.c)"
+    )
+
+
+def build_app(setup: Setup, app: str | None, output: Output = "stderr") -> Path:
+    """Build application ``app`` (a project's: its program) for the setup's target and
+    return its program path."""
+    if setup.project:
+        cmake.configure_project(
+            setup.target, setup.repo, setup.build_dir, setup.tacet_dir, output=output
+        )
+        name, program = cmake.project_program(setup.repo, setup.build_dir)
+        description = setup.repo / "app.yaml"
+    else:
+        if app is None:
+            raise TacetError(
+                "no application: name one (e.g. examples/hello) or run in the directory of a "
+                "project of one's own (tacet new)"
+            )
+        app_dir = resolve_app(app, setup.repo, setup.cwd)
+        cmake.configure(setup.target, setup.repo, setup.build_dir, output=output)
+        name, program = cmake.program_for(setup.target, app_dir, setup.repo, setup.build_dir)
+        description = app_dir / "app.yaml"
+    board = f" on board {setup.board}" if setup.board else ""
+    try:
+        cmake.build(
+            setup.build_dir, f"{name} for target {setup.target.name}{board}", name, output=output
+        )
+    except StepFailed as failure:
+        hint = missing_functions(failure.output, description)
+        if hint is None:
+            raise
+        raise TacetError(f"{failure.message}: {hint}") from None
     if not program.is_file():
         raise TacetError(f"build of {name} reported success but {program} does not exist")
     return program
 
 
 def handle(args: argparse.Namespace) -> int:
-    setup = resolve_setup(args)
-    if args.app is None:
+    setup = resolve_app_setup(args, args.app)
+    if args.app is None and not setup.project:
         cmake.configure(setup.target, setup.repo, setup.build_dir)
         cmake.build(setup.build_dir, f"everything for target {setup.target.name}")
         print(setup.build_dir)

@@ -8,6 +8,7 @@ that the build also follows the board.power table the description names.
 """
 
 import argparse
+import sys
 from pathlib import Path
 
 from rich.console import Console
@@ -16,6 +17,7 @@ from rich.table import Table
 from tacet import appgen
 from tacet.appdesc import OBJECT_KINDS, App, Thread, load
 from tacet.repo import is_repo_root
+from tacet.targets import TARGETS
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -41,6 +43,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "-q", "--quiet", action="store_true", help="print nothing but errors (for build systems)"
+    )
+    parser.add_argument(
+        "--target",
+        choices=list(TARGETS),
+        help="check the description for a build for this target: its stacks against this "
+        "target's minimum only (TC_PORT_STACK_MIN), and the target among the description's "
+        "targets. Without it a stack too small for some of the targets is a warning, and one "
+        "too small for all of them an error. tacet_add_app passes the build's target",
     )
     parser.add_argument(
         "--depfile",
@@ -126,7 +136,9 @@ def write_depfile(depfile: Path, output: Path, app: App) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    app = load(args.description)
+    app = load(args.description, target=args.target)
+    for warning in app.warnings:
+        print(f"tacet: warning: {warning}", file=sys.stderr)
     threads = app.resolved_threads()
     console = Console(highlight=False)
     if not console.is_terminal:  # a log or a pipe: no need to squeeze into 80 columns

@@ -2,7 +2,7 @@
 """The energy model of include/tacet/power.h, in Python: what tc_energy_report() computes
 from the cycles the kernel counts, as a closed form the tests and experiments compare with.
 
-N cycles at an operating point of frequency f and voltage V cost (seed 000, eqs. 2-5)
+N cycles at an operating point of frequency f and voltage V cost (Pillai and Isha, eqs. 2-5)
 
     E = C_eff * V^2 * N        dynamic
       + P_static * N / f       static: the time those cycles took

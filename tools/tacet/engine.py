@@ -121,7 +121,7 @@ class MeasuredCost:
 
 @dataclass(frozen=True)
 class RegFiles:
-    """Seed 001's switch cost model (simulator/engine.h, ``tsim_regfiles``): ``files`` register
+    """Kim et al.'s switch cost model (simulator/engine.h, ``tsim_regfiles``): ``files`` register
     files, the interrupts' included, tasks mapped by the paper's rate-monotonic algorithm;
     a switch costs eq. 1 (one file), 3 (the incoming task owns its file) or 4 (it shares one),
     plus ``base``. The defaults are an AVR's (the paper's ATmega103): PUSH and POP 2 cycles,
@@ -278,7 +278,7 @@ class Engine:
             )
         self.lib.tsim_priorities.restype = u32
         self.priorities = int(self.lib.tsim_priorities())
-        try:  # a library built before seed 001's model (the same ABI otherwise)
+        try:  # a library built before Kim et al.'s model (the same ABI otherwise)
             regfile_map, regfile_cost = self.lib.tsim_regfile_map, self.lib.tsim_regfile_cost
         except AttributeError:
             raise TacetError(
@@ -295,7 +295,7 @@ class Engine:
         self._measured_cost = _SwitchFn(ctypes.cast(measured, ctypes.c_void_p).value)
 
     def regfile_map(self, periods: list[int], files: int) -> tuple[list[int], int]:
-        """Seed 001's mapping (``tsim_regfile_map``): each task's register file, 0-based, and
+        """Kim et al.'s mapping (``tsim_regfile_map``): each task's register file, 0-based, and
         how many tasks share the shared file (0 when none do)."""
         _check_int("the number of register files", files, 1, 2**32 - 1)
         n = len(periods)
@@ -318,7 +318,7 @@ class Engine:
         """Simulate ``taskset`` for ``horizon`` cycles. ``switch_model(from, to)`` (thread
         indices, -1 for none), when given, prices each switch instead of ``switch_cost``
         (a Python call per switch: for experiments, not for speed); ``regfiles`` prices it
-        with seed 001's model, in C, the tasks mapped to files by rate-monotonic order;
+        with Kim et al.'s model, in C, the tasks mapped to files by rate-monotonic order;
         ``measured`` with a sample drawn from measurements, in C."""
         if sum(x is not None for x in (switch_model, regfiles, measured)) > 1:
             raise TacetError("give one switch cost model: switch_model, regfiles or measured")

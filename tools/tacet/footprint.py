@@ -9,7 +9,7 @@ would count code nobody calls, every object's copy of strings the linker merges,
 invariant checker.
 
 ``minimal``  TC_PRIORITIES=32, no counters, no stack checking; the program (MINIMAL_APP)
-             uses threads, semaphores and queues: the minimal configuration of issue 4
+             uses threads, semaphores and queues: the minimal configuration of a small kernel
              (thread create, sleep, yield, suspend, resume; semaphore create, take with a
              timeout, give; queue create, send, receive).
 ``full``     the default options (256 priorities, counters, stack checking); the program

@@ -4,7 +4,7 @@
 import shutil
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -26,10 +26,23 @@ def require_tool(name: str, needed_by: str) -> str:
     return path
 
 
+class StepFailed(TacetError):
+    """A step that ran and failed; ``output`` is what it printed when it was held back
+    (``on-failure``), else empty."""
+
+    def __init__(self, message: str, output: str) -> None:
+        super().__init__(message)
+        self.output = output
+
+
 def run_step(
-    command: Sequence[str], what: str, cwd: Path | None = None, output: Output = "stderr"
+    command: Sequence[str],
+    what: str,
+    cwd: Path | None = None,
+    output: Output = "stderr",
+    env: Mapping[str, str] | None = None,
 ) -> None:
-    """Run one step of a build or test; on failure raise a TacetError naming ``what``."""
+    """Run one step of a build or test; on failure raise a StepFailed naming ``what``."""
     # File descriptor 2 rather than sys.stderr: the child needs a real descriptor.
     stdout = {"stdout": None, "stderr": 2, "on-failure": subprocess.PIPE}[output]
     stderr = subprocess.STDOUT if output == "on-failure" else None
@@ -40,6 +53,7 @@ def run_step(
             command,
             cwd=cwd,
             stdin=subprocess.DEVNULL,
+            env=env,
             stdout=stdout,
             stderr=stderr,
             text=True,
@@ -52,7 +66,10 @@ def run_step(
         if output == "on-failure":
             sys.stderr.write(result.stdout)
             sys.stderr.flush()
-        raise TacetError(f"{what} failed (exit status {result.returncode})")
+        raise StepFailed(
+            f"{what} failed (exit status {result.returncode})",
+            result.stdout if output == "on-failure" else "",
+        )
 
 
 def exit_status(returncode: int) -> int:

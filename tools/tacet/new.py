@@ -1,11 +1,14 @@
 # SPDX-License-Identifier: MIT
-"""``tacet new``: write a minimal application project that builds against Tacet.
+"""``tacet new``: write an application project that lives on its own, outside the Tacet tree.
 
-The project (templates/new/) is a CMake project of its own: main.c with one thread released by
-a timer through a semaphore, app.yaml describing that system for ``tacet config`` and
-``tacet analyze``, and CMakePresets.json with a preset per target. Tacet comes either from the
-source tree the command runs from (add_subdirectory) or, with ``--prefix``, from a package
-installed by ``cmake --install`` (find_package). docs/using-tacet.md describes both.
+The project (templates/new/) is a CMake project of its own: app.yaml describes its threads,
+timers and objects; CMakeLists.txt builds main.c with the code generated from the description
+(tacet_add_app); main.c holds the functions the description names; CMakePresets.json has a
+preset per target (and per board). cmake/tacet_import.cmake finds Tacet -- TACET_DIR, else an
+installed package (find_package), else FetchContent -- so nothing committed names a path of
+one machine; the Tacet the project was made from is written as this machine's default into
+tacet-local.cmake, which .gitignore keeps out of git. ``tacet run`` and ``tacet build`` work
+from the project's directory. docs/using-tacet.md describes it.
 """
 
 import argparse
@@ -14,63 +17,116 @@ import re
 from pathlib import Path
 
 from tacet import __version__
+from tacet.appdesc import C_KEYWORDS, RESERVED_PREFIXES
 from tacet.errors import TacetError
 from tacet.repo import find_repo, is_repo_root
-from tacet.targets import TARGETS, Target
+from tacet.targets import (
+    BOARDS,
+    DEFAULT_BOARD,
+    TARGETS,
+    Board,
+    Target,
+    check_board,
+    cpu_of,
+    target_for_board,
+)
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "new"
-TEMPLATE_FILES = ("CMakeLists.txt", "main.c", "app.yaml", "README.md")
+# Template file -> the file written into the project.
+TEMPLATE_FILES = {
+    "CMakeLists.txt": "CMakeLists.txt",
+    "cmake/tacet_import.cmake": "cmake/tacet_import.cmake",
+    "main.c": "main.c",
+    "app.yaml": "app.yaml",
+    "README.md": "README.md",
+    "gitignore": ".gitignore",
+}
+LOCAL_FILE = "tacet-local.cmake"
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+# Names CMake or Ninja already give a target, and the project's own `run`.
+RESERVED_TARGETS = frozenset(
+    ("all", "clean", "help", "install", "package", "package_source", "test", "run",
+     "edit_cache", "rebuild_cache", "list_install_components")
+)  # fmt: skip
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "new",
-        help="write a new application project (CMake, one thread, a semaphore, app.yaml)",
-        description="Write a minimal Tacet application project into DIR (new or empty): "
-        "CMakeLists.txt, CMakePresets.json (presets sim, qemu-m3, qemu-m4), main.c, app.yaml "
-        "and README.md. Then: cmake --preset TARGET && cmake --build --preset TARGET --target run",
+        help="write a new application project (app.yaml, main.c, CMake) that lives on its own",
+        description="Write a Tacet application project into DIR (new or empty): app.yaml (one "
+        "thread released by a timer through a semaphore), main.c (the functions app.yaml "
+        "names), CMakeLists.txt (the code generated from app.yaml, tacet_add_app), "
+        "cmake/tacet_import.cmake (finds Tacet: TACET_DIR, find_package or FetchContent), "
+        "CMakePresets.json (sim, qemu-m3, qemu-m4, and the board's), README.md, .gitignore, "
+        "and tacet-local.cmake, this machine's Tacet (not committed). Then, in DIR: "
+        "tacet run --target TARGET, or cmake --preset TARGET && cmake --build --preset "
+        "TARGET --target run.",
     )
     parser.add_argument("dir", metavar="DIR", type=Path, help="the project's directory")
     parser.add_argument(
         "--target",
         choices=list(TARGETS),
-        default="sim",
         help="the target the project is first built for: the README's commands and the "
-        "analysis' default (default: sim); every preset is written",
+        "first of the description's targets, whose overheads the analysis assumes (default: "
+        "sim, or with --board the Cortex-M target of the board's CPU); every preset is written",
     )
-    parser.add_argument("--name", help="the project's and the program's name (default: DIR's name)")
+    parser.add_argument(
+        "--board",
+        choices=list(BOARDS),
+        help="a Cortex-M board other than the default (mps2, which QEMU models): its preset "
+        "(of its name), its clock in app.yaml, the README's commands; "
+        + "; ".join(f"{b.name}: {b.summary}" for b in BOARDS.values()),
+    )
+    parser.add_argument(
+        "--name",
+        help="the project's and the program's name, a C identifier (default: DIR's name, with "
+        "each character that cannot be in one made _)",
+    )
     source = parser.add_mutually_exclusive_group()
     source.add_argument(
         "--repo",
         type=Path,
-        help="the Tacet source tree the project adds with add_subdirectory (default: the one "
-        "the current directory is in, else the one this tool belongs to)",
+        help="the Tacet source tree tacet-local.cmake names (default: the one the current "
+        "directory is in, else the one this tool belongs to)",
     )
     source.add_argument(
         "--prefix",
         type=Path,
-        help="use the Tacet package installed in PREFIX (cmake --install) with find_package "
-        "instead of a source tree",
+        help="name the Tacet installed in PREFIX (cmake --install) in tacet-local.cmake instead "
+        "of a source tree",
+    )
+    source.add_argument(
+        "--no-local",
+        action="store_true",
+        help="write no tacet-local.cmake: the project finds Tacet by TACET_DIR, find_package "
+        "or FetchContent alone",
     )
     parser.set_defaults(handler=handle)
 
 
-def source_tree(override: Path | None, cwd: Path) -> Path:
-    """The Tacet tree to build against: ``--repo``, the tree around ``cwd`` or this tool's."""
+def source_tree(override: Path | None, cwd: Path) -> Path | None:
+    """The Tacet tree the project is made from: ``--repo``, the tree around ``cwd`` or this
+    tool's (None when the tool is not in one)."""
     if override is not None:
         return find_repo(cwd, override)
     try:
         return find_repo(cwd)
     except TacetError:
         own = Path(__file__).resolve().parents[2]
-        if is_repo_root(own):
-            return own
-        raise
+        return own if is_repo_root(own) else None
 
 
-def check_prefix(prefix: Path, target: Target) -> Path:
-    """An installed prefix that holds the configuration ``target`` needs."""
+def configuration(target: Target, board: str | None) -> str:
+    """The installed configuration (find_package component) a target and board build
+    against: cmake/tacet_import.cmake's default of TACET_COMPONENT."""
+    if target.port != "cortex-m":
+        return target.port
+    return board if board is not None else cpu_of(target) or target.port
+
+
+def check_prefix(prefix: Path, target: Target, board: str | None) -> Path:
+    """An installed prefix that holds the configuration ``target`` (and ``board``) needs."""
     root = prefix.expanduser().resolve()
     package = root / "lib" / "cmake" / "Tacet"
     if not (package / "TacetConfig.cmake").is_file():
@@ -78,7 +134,7 @@ def check_prefix(prefix: Path, target: Target) -> Path:
             f"--prefix {prefix}: no Tacet package there (expected {package}/TacetConfig.cmake; "
             "cmake --install a Tacet build into it)"
         )
-    config = configuration(target)
+    config = configuration(target, board)
     if not (package / config / "TacetConfiguration.cmake").is_file():
         installed = sorted(p.parent.name for p in package.glob("*/TacetConfiguration.cmake"))
         raise TacetError(
@@ -89,41 +145,82 @@ def check_prefix(prefix: Path, target: Target) -> Path:
     return root
 
 
-def configuration(target: Target) -> str:
-    """The installed configuration (find_package component) a target builds against."""
-    cpu = dict(target.definitions).get("TACET_CPU")
-    return cpu if target.port == "cortex-m" and cpu else target.port
+def project_name(given: str | None, directory: Path) -> tuple[str, str | None]:
+    """The project's name, and when it is not the directory's name as it is, why."""
+    if given is not None:
+        if not NAME.match(given):
+            raise TacetError(
+                f"--name: {given!r} is not a project name (a letter, then letters, digits or _)"
+            )
+        name, note = given, None
+    else:
+        name = re.sub(r"[^A-Za-z0-9_]", "_", directory.name)
+        if not name[:1].isalpha():
+            name = "app_" + name
+        note = None
+        if name != directory.name:
+            note = (
+                f"the project and its program are called {name}: the directory's name, "
+                f"{directory.name!r}, made a C and CMake identifier (--name gives another)"
+            )
+    where = "--name" if given is not None else f"the directory's name ({directory.name})"
+    if name.lower() in RESERVED_TARGETS or name in C_KEYWORDS:
+        raise TacetError(
+            f"{where}: {name!r} is a name CMake, C or the project already uses; give another "
+            "with --name"
+        )
+    if name.lower().startswith(RESERVED_PREFIXES):
+        raise TacetError(
+            f"{where}: {name!r}: names beginning with tc_, tct_ or tacet_ belong to Tacet; give "
+            "another with --name"
+        )
+    return name, note
 
 
-def presets(source: dict[str, str], toolchains: Path) -> dict:
-    """CMakePresets.json of a new project: a configure, build and test preset per target."""
+def presets(board: Board | None, board_target: Target | None) -> dict:
+    """CMakePresets.json of a new project: a configure, build and test preset per target, and
+    one of the board's name; no path of this machine (cmake/tacet_import.cmake finds Tacet
+    and its toolchain file)."""
     configure: list[dict] = [
         {
             "name": "base",
             "hidden": True,
             "generator": "Ninja",
             "binaryDir": "${sourceDir}/build/${presetName}",
-            "cacheVariables": source,
         }
     ]
     for target in TARGETS.values():
-        preset: dict = {
-            "name": target.name,
-            "inherits": "base",
-            "displayName": target.summary,
-            "cacheVariables": dict(target.definitions),
-        }
-        if target.toolchain_file is not None:
-            preset["toolchainFile"] = str(toolchains / Path(target.toolchain_file).name)
-        configure.append(preset)
-    names = list(TARGETS)
+        configure.append(
+            {
+                "name": target.name,
+                "inherits": "base",
+                "displayName": target.summary,
+                "cacheVariables": dict(target.definitions),
+            }
+        )
+    runnable = list(TARGETS)
+    if board is not None and board_target is not None:
+        configure.append(
+            {
+                "name": board.name,
+                "inherits": "base",
+                "displayName": board.summary,
+                "cacheVariables": {
+                    **dict(board_target.definitions),
+                    "TACET_CM_BOARD": board.name,
+                },
+            }
+        )
+        if board.emulated:
+            runnable.append(board.name)
+    names = [p["name"] for p in configure[1:]]
     return {
         "version": 3,
         "cmakeMinimumRequired": {"major": 3, "minor": 21, "patch": 0},
         "configurePresets": configure,
         "buildPresets": [{"name": n, "configurePreset": n} for n in names],
         "testPresets": [
-            {"name": n, "configurePreset": n, "output": {"outputOnFailure": True}} for n in names
+            {"name": n, "configurePreset": n, "output": {"outputOnFailure": True}} for n in runnable
         ],
     }
 
@@ -141,59 +238,134 @@ def check_directory(directory: Path) -> None:
             )
 
 
+def local_file(tacet: Path, kind: str) -> str:
+    return (
+        "# SPDX-License-Identifier: MIT\n"
+        f"# This machine's Tacet for this project: {kind} (tacet new).\n"
+        "# The default of TACET_DIR (cmake/tacet_import.cmake) when neither -DTACET_DIR nor the\n"
+        "# environment variable TACET_DIR is given. A path of this machine, so .gitignore keeps\n"
+        "# it out of git: change it, or delete it to find Tacet by find_package or FetchContent.\n"
+        f'set(TACET_LOCAL_DIR "{tacet.as_posix()}")\n'
+    )
+
+
+def aligned(lines: list[tuple[str, str]]) -> str:
+    """Shell commands with their comments in one column."""
+    width = max(len(command) for command, _ in lines)
+    return "\n".join(
+        f"{command:<{width}}   # {comment}" if comment else command for command, comment in lines
+    )
+
+
+def commands(target: Target, board: Board | None) -> tuple[str, str, str]:
+    """The README's commands (tacet, then CMake) and the next step tacet new prints."""
+    if board is not None and not board.emulated:
+        build = f"tacet build --target {target.name} --board {board.name}"
+        tacet = aligned(
+            [
+                (build, "the program, to flash"),
+                ("tacet run --target sim", "on the sim port"),
+                ("tacet run --target sim --trace run.tctrace", "recorded ..."),
+                ("tacet trace run.tctrace", "... and read back"),
+            ]
+        )
+        cmake = (
+            f"cmake --preset {board.name} && cmake --build --preset {board.name}\n"
+            "cmake --preset sim && cmake --build --preset sim --target run && ctest --preset sim"
+        )
+        return tacet, cmake, build
+    option = f" --board {board.name}" if board is not None else ""
+    preset = board.name if board is not None else target.name
+    run = f"tacet run --target {target.name}{option}"
+    tacet = aligned(
+        [
+            (run, "build, run; the program's exit status"),
+            (f"{run} --trace run.tctrace", "recorded ..."),
+            ("tacet trace run.tctrace", "... and read back"),
+            (f"tacet build --target {target.name}{option}", "prints the program's path"),
+        ]
+    )
+    cmake = (
+        f"cmake --preset {preset}\ncmake --build --preset {preset} --target run\n"
+        f"ctest --preset {preset}"
+    )
+    return tacet, cmake, run
+
+
 def write_project(
-    directory: Path, name: str, target: Target, source: dict[str, str], toolchains: Path
+    directory: Path,
+    name: str,
+    target: Target,
+    board: Board | None,
+    local: tuple[Path, str] | None,
 ) -> list[Path]:
     """Write the project's files; return their paths."""
     others = [t for t in TARGETS if t != target.name]
+    tacet_commands, cmake_commands, _ = commands(target, board)
+    preset_names = [*TARGETS, *([board.name] if board is not None else [])]
     values = {
         "@NAME@": name,
         "@VERSION@": ".".join(__version__.split(".")[:2]),
-        "@TARGET@": target.name,
+        "@FULL_VERSION@": __version__,
         "@TARGETS@": ", ".join([target.name, *others]),
-        "@BOARD@": target.qemu_machine or "mps2-an385",
-        "@SOURCE@": f"the Tacet source tree {source['TACET_SOURCE_DIR']}"
-        if source["TACET_SOURCE_DIR"]
-        else f"the Tacet package installed in {source['CMAKE_PREFIX_PATH']}",
+        "@BOARD@": board.name if board is not None else DEFAULT_BOARD,
+        "@CLOCK_HZ@": str((board or BOARDS[DEFAULT_BOARD]).clock_hz),
+        "@TACET_COMMANDS@": tacet_commands,
+        "@CMAKE_COMMANDS@": cmake_commands,
+        "@PRESETS@": ", ".join(f"`{p}`" for p in preset_names),
+        "@LOCAL@": "nothing (--no-local: there is none)" if local is None else local[1],
     }
-    directory.mkdir(parents=True, exist_ok=True)
     written = []
-    for file in TEMPLATE_FILES:
-        text = (TEMPLATES / file).read_text(encoding="utf-8")
+    for template, target_file in TEMPLATE_FILES.items():
+        text = (TEMPLATES / template).read_text(encoding="utf-8")
         for key, value in values.items():
             text = text.replace(key, value)
-        written.append(directory / file)
-        written[-1].write_text(text, encoding="utf-8")
-    written.append(directory / "CMakePresets.json")
-    written[-1].write_text(json.dumps(presets(source, toolchains), indent=2) + "\n")
+        path = directory / target_file
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    board_target = target if board is not None else None
+    path = directory / "CMakePresets.json"
+    path.write_text(json.dumps(presets(board, board_target), indent=2) + "\n", encoding="utf-8")
+    written.append(path)
+    if local is not None:
+        path = directory / LOCAL_FILE
+        path.write_text(local_file(*local), encoding="utf-8")
+        written.append(path)
     return written
 
 
 def handle(args: argparse.Namespace) -> int:
     cwd = Path.cwd()
     directory = (cwd / args.dir.expanduser()).resolve()
-    name = args.name if args.name is not None else directory.name
-    if not NAME.match(name):
-        where = "--name" if args.name is not None else f"the directory's name ({directory})"
-        raise TacetError(
-            f"{where}: {name!r} is not a project name (a letter, then letters, digits or _); "
-            "give one with --name"
-        )
-    target = TARGETS[args.target]
-    check_directory(directory)
-    if args.prefix is not None:
-        prefix = check_prefix(args.prefix, target)
-        source = {"TACET_SOURCE_DIR": "", "CMAKE_PREFIX_PATH": str(prefix)}
-        toolchains = prefix / "share" / "tacet" / "cmake"
+    name, note = project_name(args.name, directory)
+    board: Board | None = None
+    if args.board is not None:
+        target = TARGETS[args.target] if args.target else target_for_board(BOARDS[args.board])
+        board = check_board(target, args.board)
+        if board.name == DEFAULT_BOARD:
+            board = None
     else:
+        target = TARGETS[args.target or "sim"]
+    check_directory(directory)
+    local: tuple[Path, str] | None = None
+    if args.prefix is not None:
+        prefix = check_prefix(args.prefix, target, board.name if board is not None else None)
+        local = (prefix, "the prefix of the installed Tacet it was made with")
+    elif not args.no_local:
         repo = source_tree(args.repo, cwd)
-        source = {"TACET_SOURCE_DIR": str(repo)}
-        toolchains = repo / "cmake"
-    for path in write_project(directory, name, target, source, toolchains):
+        if repo is not None:
+            local = (repo, "the Tacet source tree it was made from")
+    directory.mkdir(parents=True, exist_ok=True)
+    for path in write_project(directory, name, target, board, local):
         print(f"wrote {path}")
-    shown = args.dir
-    print(
-        f"next: cd {shown} && cmake --preset {target.name} && "
-        f"cmake --build --preset {target.name} --target run"
-    )
+    if note is not None:
+        print(f"tacet new: {note}")
+    if local is None:
+        print(
+            f"tacet new: no {LOCAL_FILE}: the project finds Tacet by TACET_DIR (the variable "
+            "or the environment variable), find_package or FetchContent (its README)"
+        )
+    _, _, step = commands(target, board)
+    print(f"next: cd {args.dir} && {step}")
     return 0

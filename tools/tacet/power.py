@@ -3,7 +3,7 @@
 
 A table (docs/energy.md, "Board tables") gives a board's operating points (frequency, voltage),
 its effective switched capacitance C_eff and its static power -- what tc_power_init() takes
-(include/tacet/power.h) -- and optionally seed 004's load-scaling rows (the point of each load
+(include/tacet/power.h) -- and optionally Ahn et al.'s load-scaling rows (the point of each load
 class, for tc_power_classes()) and other C_eff / static power pairs of the same board
 (profiles). ``load`` reads one through tacet.yamldoc (errors ``FILE:LINE: FIELD: message``),
 checks it against schema/tacet-power.schema.json and then against what the schema cannot say,
@@ -378,7 +378,8 @@ def header(table: Table, input_name: str) -> str:
         out.append(f"#define {p}_POINT_{point.name.upper()} {i}u\n")
     if table.policies:
         out.append(
-            "\n/* Load-scaling rows (seed 004, table 1): the point of Task+, Task, Task- and idle\n"
+            "\n/* Load-scaling rows (Ahn et al., table 1): the point of Task+, Task, Task- and "
+            "idle\n"
             " * (TC_LOAD_HIGH, TC_LOAD_NORMAL, TC_LOAD_LOW, TC_LOAD_IDLE), for "
             "tc_power_classes(). */\n"
         )

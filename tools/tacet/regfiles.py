@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Seed 001's experiment on the engine: ``tacet simulate --regfiles`` (or ``python -m
+"""Kim et al.'s experiment on the engine: ``tacet simulate --regfiles`` (or ``python -m
 tacet.regfiles`` with its options).
 
 Kim, Kwon, Han & Cho ran uC/OS-II on an ATmega103 with 1 to 6 register files, five periodic
@@ -118,7 +118,9 @@ def window(eng: engine.Engine, clock_hz: int, model: engine.RegFiles) -> tuple[F
 def report(eng: engine.Engine, clock_hz: int, loop: Fraction, model: engine.RegFiles) -> list[str]:
     one, own, shared = model.costs()
     lines = [
-        f"seed 001, table 1 on the kernel: 5 tasks, periods 1-57 ticks of 10 ms, {TICKS:,} ticks, "
+        "Kim et al., \"Improving the Performance of RTOS Using Multiple Register Files "
+        "Architecture\",\n"
+        f"table 1 on the kernel: 5 tasks, periods 1-57 ticks of 10 ms, {TICKS:,} ticks, "
         f"fully preemptive; {clock_hz / 1e6:g} MHz, {float(loop):g} cycles per loop iteration",
         f"switch cost (cycles): eq. 1 (one file) {one}, eq. 3 (own file) {own}, eq. 4 (shared) "
         f"{shared}",

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Finding the Tacet source tree the commands act on."""
+"""Finding the Tacet source tree the commands act on, and a project of one's own."""
 
+import re
 from pathlib import Path
 
 from tacet.errors import TacetError
@@ -9,6 +10,30 @@ from tacet.errors import TacetError
 def is_repo_root(path: Path) -> bool:
     """A Tacet tree has a top-level CMakeLists.txt next to the kernel/ directory."""
     return (path / "CMakeLists.txt").is_file() and (path / "kernel").is_dir()
+
+
+# A top-level CMakeLists.txt names its project; Tacet's own subdirectories (examples/ ...) do not.
+PROJECT_CALL = re.compile(r"^\s*project\s*\(", re.IGNORECASE | re.MULTILINE)
+
+
+def calls_project(directory: Path) -> bool:
+    """``directory`` holds a CMakeLists.txt that calls project(): the top of a CMake project."""
+    try:
+        text = (directory / "CMakeLists.txt").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return PROJECT_CALL.search(text) is not None
+
+
+def find_project(start: Path) -> Path | None:
+    """The project of one's own (``tacet new``) that ``start`` lies in: the nearest directory at
+    or above ``start`` whose CMakeLists.txt calls project(). None when that is a Tacet tree
+    (an application of the tree, such as examples/hello) or when there is none."""
+    start = start.resolve()
+    for candidate in (start, *start.parents):
+        if calls_project(candidate):
+            return None if is_repo_root(candidate) else candidate
+    return None
 
 
 def find_repo(start: Path, override: Path | None = None) -> Path:

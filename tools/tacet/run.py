@@ -15,10 +15,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from tacet.build import build_app
-from tacet.common import Setup, add_target_arguments, resolve_setup
+from tacet.common import Setup, add_target_arguments, resolve_app_setup
 from tacet.errors import TacetError
 from tacet.host import exit_status, require_tool
-from tacet.targets import QEMU
+from tacet.targets import BOARDS, QEMU
+from tacet.tracefmt import dump_count
 
 TIMEOUT_STATUS = 124  # as timeout(1)
 CMDLINE_SIZE = 256  # the Cortex-M port's semihosting command line buffer, NUL included
@@ -28,14 +29,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "run",
         help="build an application and run it on a target",
-        usage="%(prog)s [options] APP [-- ARG...]",
+        usage="%(prog)s [options] [APP] [-- ARG...]",
         description="Build APP for the target, run it (directly for sim, under QEMU for the "
-        "qemu-* targets) and exit with the program's exit status. The ARGs after `--` are the "
+        "qemu-* targets) and exit with the program's exit status. APP is an application of the "
+        "Tacet tree (examples/hello) or a project of one's own such as tacet new writes; "
+        "omitted, the project the current directory is in. The ARGs after `--` are the "
         "program's command line (argv[1..]); under QEMU they travel on the semihosting command "
         "line, so they may not hold spaces or commas.",
     )
-    add_target_arguments(parser)
-    parser.add_argument("app", metavar="APP", help="application directory, e.g. examples/hello")
+    add_target_arguments(parser, boards=True)
+    parser.add_argument(
+        "app",
+        metavar="APP",
+        nargs="?",
+        help="application directory, e.g. examples/hello, or a project's directory (default: "
+        "the project the current directory is in)",
+    )
     parser.add_argument(
         "--timeout",
         type=float,
@@ -48,12 +57,38 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=Path,
         metavar="FILE",
         help="build with the event trace compiled in (TC_TRACE=1, in build/<target>-trace), "
-        "record the run and write the trace buffer to FILE at its end (tacet trace reads it; "
-        "docs/trace.md)",
+        "record each kernel run and write its trace to FILE when it ends, one dump per run "
+        "(tacet trace reads them; docs/trace.md)",
+    )
+    parser.add_argument(
+        "--trace-size",
+        type=trace_size,
+        metavar="BYTES",
+        help="with --trace: the trace buffer's size, e.g. 4M or 65536 (default: 16M on sim; "
+        "the free heap less 64K under QEMU)",
+    )
+    parser.add_argument(
+        "--trace-mode",
+        choices=("wrap", "stop"),
+        help="with --trace: when the buffer fills, keep the newest events (wrap, the default) "
+        "or the first ones (stop)",
     )
     # Everything after the first `--` goes to the program (cli.parse splits it off: argparse
     # cannot tell a program's `--flag` from one of ours when options follow APP).
     parser.set_defaults(handler=handle, program_args=[])
+
+
+_SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+
+
+def trace_size(text: str) -> int:
+    """``--trace-size``: bytes, with an optional K, M or G (binary multiples, KiB ... too)."""
+    body = text.strip().upper().removesuffix("IB").removesuffix("B")
+    unit = body[-1:] if body[-1:] in _SIZE_UNITS else ""
+    number = body[: len(body) - len(unit)]
+    if not number.isdigit() or int(number) == 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a number of bytes, e.g. 4M or 65536")
+    return int(number) * _SIZE_UNITS[unit]
 
 
 def run_program(
@@ -74,7 +109,9 @@ def traced_setup(setup: Setup, explicit_build_dir: bool) -> Setup:
         extra_definitions=(*setup.target.extra_definitions, ("TACET_DEFINITIONS", "TC_TRACE=1")),
     )
     build_dir = (
-        setup.build_dir if explicit_build_dir else setup.repo / "build" / f"{target.name}-trace"
+        setup.build_dir
+        if explicit_build_dir
+        else setup.build_dir.with_name(f"{setup.build_dir.name}-trace")
     )
     return dataclasses.replace(setup, target=target, build_dir=build_dir)
 
@@ -91,15 +128,21 @@ def semihosting_words(what: str, text: str) -> str:
 
 
 def emulated_command(
-    command: list[str], program: Path, program_args: Sequence[str], trace: Path | None
+    command: list[str],
+    program: Path,
+    program_args: Sequence[str],
+    trace: Path | None,
+    trace_options: Sequence[str] = (),
 ) -> list[str]:
-    """QEMU's command line with the program's arguments, and the trace's file when there is
-    one, on the program's command line (semihosting): argv[0] is the program's name, and the
-    port takes `--tacet-trace=FILE` out before main() sees the rest."""
+    """QEMU's command line with the program's arguments, and the trace's file and options when
+    there is one, on the program's command line (semihosting): argv[0] is the program's name,
+    and the port takes `--tacet-trace=FILE` (and `--tacet-trace-size=`, `--tacet-trace-mode=`)
+    out before main() sees the rest."""
     words = [program.name]
     words += [semihosting_words("program argument", a) for a in program_args]
     if trace is not None:
         words.append("--tacet-trace=" + semihosting_words("--trace", str(trace)))
+        words += trace_options
     line = " ".join(words)
     if len(line) >= CMDLINE_SIZE:
         raise TacetError(
@@ -119,19 +162,60 @@ def report_trace(trace: Path, program: str, target: str, returncode: int) -> Non
             "trace is written when tc_kernel_start() returns)",
             status=returncode or 1,
         )
-    print(f"tacet: trace of {program} in {trace} ({trace.stat().st_size} bytes)", file=sys.stderr)
+    runs = dump_count(trace.read_bytes())
+    what = "one kernel run" if runs == 1 else f"{runs} kernel runs, a dump each"
+    print(
+        f"tacet: trace of {program} in {trace} ({trace.stat().st_size} bytes, {what}; "
+        "tacet trace reads it)",
+        file=sys.stderr,
+    )
+
+
+def launch(
+    args: argparse.Namespace, setup: Setup, program: Path, trace: Path | None
+) -> tuple[list[str], dict[str, str] | None]:
+    """The command that runs ``program`` and its environment (None: ours): the program's
+    arguments and, when traced, the trace's file, size and mode, as its port takes them (the
+    sim port from the environment, the Cortex-M port from its command line)."""
+    target = setup.target
+    command = target.run_command(program)
+    if target.emulated:
+        options = [f"--tacet-trace-size={args.trace_size}"] if args.trace_size else []
+        options += [f"--tacet-trace-mode={args.trace_mode}"] if args.trace_mode else []
+        return emulated_command(command, program, args.program_args, trace, options), None
+    command += args.program_args
+    if trace is None:
+        return command, None
+    env = dict(os.environ, TACET_TRACE=str(trace))
+    if args.trace_size:
+        env["TACET_TRACE_SIZE"] = str(args.trace_size)
+    if args.trace_mode:
+        env["TACET_TRACE_MODE"] = args.trace_mode
+    return command, env
+
+
+def check_runnable(setup: Setup) -> None:
+    """Refuse, before building, a board whose programs nothing here can run."""
+    if setup.board is not None and not BOARDS[setup.board].emulated:
+        raise TacetError(
+            f"board {setup.board}: QEMU has no model of it, so its programs cannot run here; "
+            f"`tacet build --target {setup.target.name} --board {setup.board}` builds the "
+            "program, to flash to the board (docs/porting.md)"
+        )
 
 
 def handle(args: argparse.Namespace) -> int:
     if args.timeout is not None and args.timeout < 0:
         raise TacetError(f"--timeout {args.timeout:g}: must be 0 (no limit) or more seconds")
-    setup = resolve_setup(args)
+    if args.trace is None and (args.trace_size is not None or args.trace_mode is not None):
+        raise TacetError("--trace-size and --trace-mode go with --trace FILE")
+    setup = resolve_app_setup(args, args.app)
+    check_runnable(setup)
     target = setup.target
     if target.emulated:
         require_tool(QEMU, f"target {target.name}")
     timeout = target.run_timeout if args.timeout is None else (args.timeout or None)
     trace: Path | None = None
-    env: dict[str, str] | None = None
     if args.trace is not None:
         trace = (setup.cwd / args.trace).resolve()
         if not trace.parent.is_dir():
@@ -139,13 +223,7 @@ def handle(args: argparse.Namespace) -> int:
         trace.unlink(missing_ok=True)  # a stale dump must not pass for this run's
         setup = traced_setup(setup, args.build_dir is not None)
     program = build_app(setup, args.app, output="on-failure")
-    command = target.run_command(program)
-    if target.emulated:
-        command = emulated_command(command, program, args.program_args, trace)
-    else:
-        command += args.program_args
-        if trace is not None:
-            env = dict(os.environ, TACET_TRACE=str(trace))
+    command, env = launch(args, setup, program, trace)
     sys.stdout.flush()
     sys.stderr.flush()
     try:

@@ -136,7 +136,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--regfiles",
         action="store_true",
-        help="run seed 001's experiment (multiple register files, its table 1) and print "
+        help="run Kim et al.'s experiment (multiple register files, its table 1) and print "
         "idle time against the number of register files",
     )
     parser.set_defaults(handler=handle)

@@ -3,7 +3,7 @@
 
 A sweep spec (schema/tacet-sweep.schema.json, docs/simulator.md) names task counts, total
 utilisations, sets per point, a period range, a horizon, the scheduling modes and a switch cost
-(a constant or seed 001's register-file model). Each work item -- one task set, identified by
+(a constant or Kim et al.'s register-file model). Each work item -- one task set, identified by
 (task count, utilisation, set index) -- is drawn from its own random stream seeded by the spec's
 seed and that identity, runs in every mode (and number of register files) on the engine and in
 the analysis, and gives one CSV row per run. Items are independent and their rows are written

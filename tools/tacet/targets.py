@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: MIT
-"""The targets an application can be built for and run on.
+"""The targets an application can be built for and run on, and the Cortex-M boards.
 
 A target fixes the kernel port, the CMake options and toolchain, the build directory
-(``build/<target>`` in the repository) and how a built program is started.
+(``build/<target>`` in the repository) and how a built program is started. A Cortex-M target
+is built for a board (ports/cortex-m/boards/<name>, TACET_CM_BOARD): by default the MPS2 that
+QEMU models, which is what makes it runnable; another board changes the memory map, the
+console and the clocks, and may have no emulator at all.
 """
 
 from collections.abc import Mapping
@@ -121,3 +124,67 @@ def get_target(name: str) -> Target:
     except KeyError:
         known = ", ".join(TARGETS)
         raise TacetError(f"unknown target {name!r} (known targets: {known})") from None
+
+
+@dataclass(frozen=True)
+class Board:
+    """A board of the Cortex-M port (ports/cortex-m/boards/<name>/board.cmake)."""
+
+    name: str
+    summary: str
+    cpus: tuple[str, ...]  # the TACET_CPU values it is built for, the first the default
+    emulated: bool  # QEMU models it: its programs run under tacet run and ctest
+    clock_hz: int  # TC_BOARD_CPU_HZ, the processor clock (tacet_board.h)
+
+
+DEFAULT_BOARD = "mps2"
+BOARDS: Mapping[str, Board] = MappingProxyType(
+    {
+        "mps2": Board(
+            name="mps2",
+            summary="ARM MPS2 as QEMU models it: mps2-an385 (Cortex-M3), mps2-an386 "
+            "(Cortex-M4F); the default",
+            cpus=("cortex-m3", "cortex-m4f"),
+            emulated=True,
+            clock_hz=25_000_000,
+        ),
+        "stm32f407": Board(
+            name="stm32f407",
+            summary="STM32F407 (STM32F4DISCOVERY), Cortex-M4F at 168 MHz: built, not run "
+            "(QEMU has no model of it)",
+            cpus=("cortex-m4f",),
+            emulated=False,
+            clock_hz=168_000_000,
+        ),
+    }
+)
+
+
+def cpu_of(target: Target) -> str | None:
+    """TACET_CPU of a Cortex-M target (None for the others)."""
+    return dict(target.definitions).get("TACET_CPU") if target.port == "cortex-m" else None
+
+
+def target_for_board(board: Board) -> Target:
+    """The target a board is built as when no target is named: the one of its first CPU."""
+    return next(t for t in TARGETS.values() if cpu_of(t) == board.cpus[0])
+
+
+def check_board(target: Target, name: str) -> Board:
+    """The board ``name`` for ``target``, or a TacetError saying why it cannot be."""
+    board = BOARDS.get(name)
+    if board is None:
+        raise TacetError(f"unknown board {name!r} (boards: {', '.join(BOARDS)})")
+    cpu = cpu_of(target)
+    if cpu is None:
+        raise TacetError(
+            f"--board {name}: boards are for the Cortex-M targets, not {target.name} "
+            f"(e.g. --target {target_for_board(board).name} --board {name})"
+        )
+    if cpu not in board.cpus:
+        fits = [t.name for t in TARGETS.values() if cpu_of(t) in board.cpus]
+        raise TacetError(
+            f"--board {name}: the board's CPU is {' or '.join(board.cpus)}, target "
+            f"{target.name} is {cpu} (use --target {' or '.join(fits)})"
+        )
+    return board

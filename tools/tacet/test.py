@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: MIT
-"""``tacet test``: build a target's kernel tests and run them with ctest."""
+"""``tacet test``: build a target's kernel tests and run them with ctest; in a project of one's
+own (tacet new), the project's tests."""
 
 import argparse
 import os
 
 from tacet import cmake
-from tacet.common import add_target_arguments, resolve_setup
+from tacet.common import add_target_arguments, resolve_app_setup
 from tacet.errors import TacetError
 from tacet.host import require_tool, run_step
 
@@ -14,8 +15,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "test",
         help="build and run the kernel tests for a target (ctest)",
-        description="Configure and build <repo>/build/<target>, then run ctest there. "
-        "An empty test suite is an error.",
+        description="Configure and build <repo>/build/<target>, then run ctest there; in the "
+        "directory of a project of one's own (tacet new), the project's build/<target> and its "
+        "tests. An empty test suite is an error.",
     )
     add_target_arguments(parser)
     parser.add_argument(
@@ -28,9 +30,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def handle(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise TacetError(f"--jobs {args.jobs}: must be at least 1")
-    setup = resolve_setup(args)
+    setup = resolve_app_setup(args, None)
     require_tool("ctest", f"target {setup.target.name}")
-    cmake.configure(setup.target, setup.repo, setup.build_dir)
+    if setup.project:
+        cmake.configure_project(setup.target, setup.repo, setup.build_dir, setup.tacet_dir)
+    else:
+        cmake.configure(setup.target, setup.repo, setup.build_dir)
     cmake.build(setup.build_dir, f"the tests for target {setup.target.name}")
     command = ["ctest", "--output-on-failure", "--no-tests=error", "-j", str(args.jobs)]
     if args.tests_regex:

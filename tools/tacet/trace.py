@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: MIT
 """``tacet trace DUMP``: decode a kernel trace dump, summarise it, export it.
 
-Without options it prints a summary (the dump, what was lost, the threads, the inversions).
-``--stats`` prints the statistics as text, ``--stats --json`` as JSON; ``--perfetto OUT.json``
-writes Trace Event Format JSON for ui.perfetto.dev; ``--html OUT.html`` writes the
-self-contained report (tacet.trace_report). The format is docs/trace.md.
+A file holds one dump per kernel run of the program (``tacet run --trace``); every command
+covers each of them, or the one ``--run N`` names. Without options it prints a summary per
+run (the dump, what was lost, the threads, the inversions). ``--stats`` prints the statistics
+as text, ``--stats --json`` as JSON (an object, or a list of them for several runs);
+``--perfetto OUT.json`` writes Trace Event Format JSON for ui.perfetto.dev (a process per
+run); ``--html OUT.html`` writes the self-contained report (tacet.trace_report), one file per
+run when there are several (OUT-run1.html ...). The format is docs/trace.md.
 """
 
 import argparse
@@ -18,8 +21,8 @@ from rich.table import Table
 
 from tacet.errors import TacetError
 from tacet.trace_analysis import analyze
-from tacet.trace_perfetto import perfetto
-from tacet.tracefmt import Trace, decode
+from tacet.trace_perfetto import perfetto_runs
+from tacet.tracefmt import Trace, decode_runs
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -41,17 +44,65 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="write Chrome Trace Event Format JSON (open it in ui.perfetto.dev)",
     )
     parser.add_argument(
-        "--html", type=Path, metavar="OUT.html", help="write the self-contained HTML report"
+        "--html",
+        type=Path,
+        metavar="OUT.html",
+        help="write the self-contained HTML report (one per run when the file holds several: "
+        "OUT-run1.html, OUT-run2.html ...)",
+    )
+    parser.add_argument(
+        "--run",
+        type=int,
+        metavar="N",
+        help="only the N-th trace of the file (1 = the first kernel run); default: every one",
     )
     parser.set_defaults(handler=handle, parser=parser)
 
 
-def load(path: Path) -> Trace:
+def load_runs(path: Path, run: int | None = None) -> list[Trace]:
+    """The traces of the dump file ``path``: every run's, or the ``run``-th only."""
     try:
         data = path.read_bytes()
     except OSError as error:
         raise TacetError(f"cannot read the trace dump {path}: {error.strerror or error}") from None
-    return decode(data, str(path))
+    traces = decode_runs(data, str(path))
+    if run is None:
+        return traces
+    if not 1 <= run <= len(traces):
+        raise TacetError(
+            f"--run {run}: {path} holds {len(traces)} "
+            + ("trace (run 1)" if len(traces) == 1 else f"traces (runs 1 to {len(traces)})")
+        )
+    return [traces[run - 1]]
+
+
+def lost_advice(analysis: dict[str, Any]) -> str | None:
+    """What lost or cut events mean and what to do, or None when the trace is whole."""
+    ev = analysis["events"]
+    if not ev["lost"] and not ev.get("cut"):
+        return None
+    if ev.get("cut"):
+        return (
+            f"{ev['cut']:,} events are missing: the dump was cut short (a file copied or "
+            "written only in part); the events it holds are shown"
+        )
+    how = (
+        "the ring wrapped: the oldest were overwritten"
+        if ev["wrapped"]
+        else ("the buffer filled (stop mode): the last were dropped")
+    )
+    return (
+        f"{ev['lost']:,} of {ev['recorded']:,} events lost ({how}); to keep the whole run, give "
+        "a bigger buffer (tacet run --trace FILE --trace-size 8M, say) or keep the first events "
+        "(--trace-mode stop)"
+    )
+
+
+def html_paths(out: Path, traces: list[Trace]) -> list[Path]:
+    """Where each trace's report goes: OUT itself for one, OUT-run<N> for several."""
+    if len(traces) == 1:
+        return [out]
+    return [out.with_name(f"{out.stem}-run{t.run}{out.suffix or '.html'}") for t in traces]
 
 
 def _write(path: Path, text: str, what: str) -> None:
@@ -137,17 +188,27 @@ def _times(times: dict[str, Any] | None) -> str:
     return f"{times['avg']:.1f}/{times['max']:.1f}"
 
 
+def run_title(trace: Trace) -> str:
+    """Which run of the file ``trace`` is and its name ("run 1 of 2, case 1: threshold 4");
+    "" for the only trace of a file, without a name."""
+    if trace.runs == 1 and not trace.label:
+        return ""
+    return trace.title
+
+
 def print_summary(console: Console, trace: Trace, analysis: dict[str, Any]) -> None:
     h = trace.header
     src = analysis["source"]
     ev = analysis["events"]
     s = analysis["summary"]
     mode = "stop" if h.stop_mode else "wrap"
+    title = run_title(trace)
     console.print(
-        f"{src['file']}: port {src['port']}, cpu {src['cpu']}, {h.ptr_size * 8}-bit "
-        f"{h.endian}-endian, clock {src['clock_hz']} Hz ({src['clock_note']}), tick "
-        f"{src['tick_hz']} Hz",
+        f"{src['file']}{': ' + title if title else ''}: port {src['port']}, cpu {src['cpu']}, "
+        f"{h.ptr_size * 8}-bit {h.endian}-endian, clock {src['clock_hz']} Hz "
+        f"({src['clock_note']}), tick {src['tick_hz']} Hz",
         highlight=False,
+        soft_wrap=True,
     )
     console.print(
         f"events: {ev['kept']} kept of {ev['recorded']} recorded, {ev['lost']} lost "
@@ -155,7 +216,10 @@ def print_summary(console: Console, trace: Trace, analysis: dict[str, Any]) -> N
         highlight=False,
     )
     for note in ev["notes"]:
-        console.print(f"note: {note}", highlight=False)
+        console.print(f"note: {note}", highlight=False, soft_wrap=True)
+    advice = lost_advice(analysis)
+    if advice:
+        console.print(f"warning: {advice}", highlight=False, soft_wrap=True)
     console.print(
         f"span {s['duration_us']:.1f} us: {s['switches']} context switches, "
         f"{s['preemptions']} preemptions, {s['interrupts']} interrupts",
@@ -205,13 +269,16 @@ def print_summary(console: Console, trace: Trace, analysis: dict[str, Any]) -> N
         )
 
 
-def print_stats(analysis: dict[str, Any]) -> None:
+def stats_text(analysis: dict[str, Any]) -> str:
     """The statistics as plain `key: value` text, one thread per block."""
     st = stats_dict(analysis)
     s = st["summary"]
+    src = st["source"]
     lines = [
-        f"file: {st['source']['file']}",
-        f"clock_hz: {st['source']['clock_hz']}",
+        f"file: {src['file']}",
+        f"run: {src.get('run', 1)} of {src.get('runs', 1)}"
+        + (f", {src['label']}" if src.get("label") else ""),
+        f"clock_hz: {src['clock_hz']}",
         f"events: {st['events']['kept']} kept, {st['events']['recorded']} recorded, "
         f"{st['events']['lost']} lost" + (" (ring wrapped)" if st["events"]["wrapped"] else ""),
         f"duration_us: {s['duration_us']:.3f}",
@@ -227,6 +294,11 @@ def print_stats(analysis: dict[str, Any]) -> None:
         lines.append(f"thread {t['name']} ({t['ctx']}):")
         lines.append(f"  run_us: {t['run_us']:.3f} ({t['share'] * 100:.1f}%)")
         lines.append(f"  switches_in: {t['switches_in']}, preempted: {t['preempted']}")
+        if t.get("held") or t.get("deferred_us"):
+            lines.append(
+                f"  held_off: {t['held']} times by a threshold ({t['held_us']:.3f} us), "
+                f"{t['deferred_us']:.3f} us by the scheduler lock"
+            )
         for key in ("response_us", "blocking_us"):
             v = t[key]
             if v is None:
@@ -237,33 +309,72 @@ def print_stats(analysis: dict[str, Any]) -> None:
                     f"max {v['max']:.3f} p99 {v['p99']:.3f}"
                 )
     lines += energy_lines(analysis.get("energy"))
-    print("\n".join(lines))
+    return "\n".join(lines)
+
+
+def write_reports(traces: list[Trace], analyses: list[dict[str, Any]], out: Path) -> list[Path]:
+    """The HTML report of each trace (one file per run, linked to each other); their paths."""
+    try:
+        report = importlib.import_module("tacet.trace_report")
+    except ImportError:
+        raise TacetError("--html: not built yet (tacet.trace_report is missing)") from None
+    paths = html_paths(out, traces)
+    siblings = [
+        {"run": t.run, "label": t.label, "href": path.name}
+        for t, path in zip(traces, paths, strict=True)
+    ]
+    for analysis, path in zip(analyses, paths, strict=True):
+        report.write_html(analysis, path, siblings if len(paths) > 1 else None)
+    return paths
+
+
+def print_written(
+    status: Console, traces: list[Trace], analyses: list[dict[str, Any]], reports: list[Path]
+) -> None:
+    """What was written, and each run's events: kept, recorded, lost, and what to do."""
+    for trace, path in zip(traces, reports, strict=False):  # no reports: --perfetto alone
+        title = run_title(trace)
+        status.print(f"wrote {path}" + (f" ({title})" if title else ""), soft_wrap=True)
+    for trace, analysis in zip(traces, analyses, strict=True):
+        ev = analysis["events"]
+        title = run_title(trace) or "the trace"
+        status.print(
+            f"{title}: {ev['kept']:,} events kept of {ev['recorded']:,} recorded, "
+            f"{ev['lost']:,} lost" + (f", {ev['cut']:,} cut off" if ev.get("cut") else ""),
+            soft_wrap=True,
+        )
+        advice = lost_advice(analysis)
+        if advice:
+            status.print(f"warning: {title}: {advice}", soft_wrap=True)
 
 
 def handle(args: argparse.Namespace) -> int:
     if args.json and not args.stats:
         args.parser.error("--json goes with --stats")
-    trace = load(args.dump)
-    analysis = analyze(trace, str(args.dump))
+    traces = load_runs(args.dump, args.run)
+    analyses = [analyze(trace, str(args.dump)) for trace in traces]
     console = Console(highlight=False)
     status = Console(stderr=True, highlight=False)
     if args.perfetto is not None:
-        text = json.dumps(perfetto(trace, analysis), separators=(",", ":"))
-        _write(args.perfetto, text, "Perfetto JSON")
-    if args.html is not None:
-        try:
-            report = importlib.import_module("tacet.trace_report")
-        except ImportError:
-            raise TacetError("--html: not built yet (tacet.trace_report is missing)") from None
-        report.write_html(analysis, args.html)
+        doc = perfetto_runs(list(zip(traces, analyses, strict=True)))
+        _write(args.perfetto, json.dumps(doc, separators=(",", ":")), "Perfetto JSON")
+    reports = write_reports(traces, analyses, args.html) if args.html is not None else []
     if args.stats and args.json:
-        print(json.dumps(stats_dict(analysis), indent=2))
+        stats = [stats_dict(a) for a in analyses]
+        print(json.dumps(stats[0] if len(stats) == 1 else stats, indent=2))
     elif args.stats:
-        print_stats(analysis)
+        for n, analysis in enumerate(analyses):
+            print(("\n" if n else "") + stats_text(analysis))
     elif args.perfetto is None and args.html is None:
-        print_summary(console, trace, analysis)
+        for n, (trace, analysis) in enumerate(zip(traces, analyses, strict=True)):
+            if n:
+                console.print()
+            print_summary(console, trace, analysis)
     if args.perfetto is not None:
-        status.print(f"wrote {args.perfetto} (open it in https://ui.perfetto.dev)")
-    if args.html is not None:
-        status.print(f"wrote {args.html}")
+        runs = "" if len(traces) == 1 else f"{len(traces)} runs, a process each; "
+        status.print(
+            f"wrote {args.perfetto} ({runs}open it in https://ui.perfetto.dev)", soft_wrap=True
+        )
+    if args.perfetto is not None or reports:
+        print_written(status, traces, analyses, reports)
     return 0

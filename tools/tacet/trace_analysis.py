@@ -1,20 +1,22 @@
 # SPDX-License-Identifier: MIT
-"""What a decoded trace says about the schedule: the analysis dict (schema 1).
+"""What a decoded trace says about the schedule: the analysis dict (schema 2).
 
 ``analyze(trace, source)`` walks the events once and returns a JSON-serialisable dict: every
-context's state over time as slices (running, ready, preempted, blocked, sleeping,
-suspended), counters (cumulative switches, CPU load per window, ready-queue length), a
-per-thread summary (run time and share, switches in, preemptions, response and blocking
-times), who preempted whom, priority inversions and the application's user events. The
-definitions are in docs/trace.md ("Analysis definitions"); times are microseconds of the
-target clock.
+context's state over time as slices (running, ready, preempted, held off by the running
+thread's threshold or scheduler lock, blocked, sleeping, suspended), counters (cumulative
+switches, CPU load per window, ready-queue length, the CPU share per context and the switch
+rate per bin), a per-thread summary (run time and share, switches in, preemptions, times held
+off, response and blocking times), who preempted whom, priority inversions, the application's
+user events and the event list (each event as a sentence). The definitions are in
+docs/trace.md ("Analysis definitions"); times are microseconds of the target clock, whose
+rates over the span ``source.clock_rates`` gives.
 
-Beyond schema 1 the dict carries ``events.notes`` (what the decoder says is missing),
-``isr_slices`` (interrupt handler intervals) and ``wakeups`` (each READY event and the
-switch-in it led to), which ``tacet trace --perfetto`` draws, and ``energy`` (None without an
-energy snapshot or POWER events): the energy per context, idle and the context-switch path
-computed from the kernel's snapshot with the model of tacet.energy, as tc_energy_report()
-computes it, and the operating point over time.
+The dict also carries ``events.notes`` (what the decoder says is missing), ``isr_slices``
+(interrupt handler intervals) and ``wakeups`` (each READY event and the switch-in it led to),
+which ``tacet trace --perfetto`` draws, and ``energy`` (None without an energy snapshot or
+POWER events): the energy per context, idle and the context-switch path computed from the
+kernel's snapshot with the model of tacet.energy, as tc_energy_report() computes it, and the
+operating point over time.
 """
 
 import bisect
@@ -27,9 +29,19 @@ from typing import Any
 
 from tacet import energy as model
 from tacet.power import Point, Table
-from tacet.tracefmt import EV, OBJ, STATE, SVC, EnergySnapshot, Event, Trace
+from tacet.tracefmt import (
+    EV,
+    OBJ,
+    SERVICES,
+    STATE,
+    SVC,
+    EnergySnapshot,
+    Event,
+    Trace,
+    status_name,
+)
 
-SCHEMA = 1
+SCHEMA = 2
 LOAD_WINDOWS = 100
 NO_PT = 0xFFFFFFFF
 IDLE_ID = "0x0"
@@ -40,7 +52,11 @@ _WAIT_STATES = {
     STATE["pending"]: "blocked",
 }
 _GONE_STATES = {STATE["completed"], STATE["terminated"]}
-_WAITING = ("ready", "preempted")
+# Waiting for the CPU: ready (made ready, or yielded), preempted, and held off by the running
+# thread -- its preemption threshold ("held") or its scheduler lock ("deferred") -- though of
+# a more urgent priority than it.
+_WAITING = ("ready", "preempted", "held", "deferred")
+SHARE_BINS = 200
 # TC_POLICY_* (include/tacet/power.h), by value.
 POLICIES = ("fixed", "idle scaling", "load scaling", "static", "RT-DVS")
 
@@ -49,16 +65,25 @@ def ctx_id(address: int) -> str:
     return f"0x{address:x}"
 
 
-def clock_note(port: str, clock_hz: int, follows: bool = False) -> str:
+def clock_note(
+    port: str, clock_hz: int, follows: bool = False, rates: Sequence[Sequence[float]] = ()
+) -> str:
     if port == "cortex-m":
         return (
             f"tc_cycles() at {clock_hz} Hz; under QEMU (-icount shift=5) one unit is one "
             "instruction at the icount rate (2^5 ns of virtual time each), not a CPU cycle"
         )
     if follows:
+        used = sorted({int(hz) for _, hz in rates})
+        during = (
+            f"{_mhz(used[0])} over the whole span"
+            if len(used) == 1
+            else "rates " + ", ".join(_mhz(hz) for hz in used) + " over the span"
+        )
         return (
             f"tc_cycles() of the {port or 'target'} port's clock, which follows the operating "
-            f"point: {clock_hz} Hz when tracing began, then each point's frequency (POWER events)"
+            f"point: {during} (the header's {_mhz(clock_hz)} is the rate when tracing began; "
+            "times are converted at each rate, from the POWER events)"
         )
     return f"tc_cycles() at {clock_hz} Hz of the {port or 'target'} port's clock"
 
@@ -85,6 +110,7 @@ class _Open:
     priority: int | None = None
     threshold: int | None = None
     seq: int | None = None  # of the event that began it: names `obj` as it was then
+    holder: int = 0  # held, deferred: the running thread that holds it off
 
 
 @dataclass
@@ -135,6 +161,11 @@ class _Walk:
     open_waits: dict[int, _Wait] = field(default_factory=dict)
     user: list[dict[str, Any]] = field(default_factory=list)
     seq: int | None = None  # the event being walked
+    current: int = 0  # the running context (0: idle); an interrupt handler runs on its time
+    locked: dict[int, int] = field(default_factory=dict)  # scheduler lock nesting per thread
+    wait_base: dict[int, str] = field(default_factory=dict)  # ready or preempted, held or not
+    preempt_times: list[int] = field(default_factory=list)
+    left_as: str | None = None  # the last SWITCH: the state the context switched out entered
 
     def kind(self, address: int) -> str:
         if address == 0:
@@ -145,7 +176,7 @@ class _Walk:
         obj = self.trace.object_at(address, seq)
         return obj.type_name if obj is not None else None
 
-    def set_state(self, ctx: int, t: int, state: str | None, obj: int = 0) -> None:
+    def set_state(self, ctx: int, t: int, state: str | None, obj: int = 0, holder: int = 0) -> None:
         self.kind(ctx)
         self.seen.add(ctx)
         before = self.open.pop(ctx, None)
@@ -153,8 +184,37 @@ class _Walk:
             self.slices.append((before.since, t, ctx, before))
         if state is not None:
             prio, thr = self.effective.get(ctx, (None, None))
-            self.open[ctx] = _Open(state, t, obj, prio, thr, self.seq)
+            self.open[ctx] = _Open(state, t, obj, prio, thr, self.seq, holder)
         self.note_ready_queue(t)
+
+    def waiting_state(self, ctx: int) -> tuple[str, int]:
+        """Why thread ``ctx``, waiting for the CPU, does not have it: held off by the running
+        thread's preemption threshold or scheduler lock when its priority is more urgent than
+        that thread's (and the running thread as holder); else as it began to wait (ready or
+        preempted: a context at least as urgent runs)."""
+        base = self.wait_base.get(ctx, "ready")
+        running = self.current
+        if running in (0, ctx) or self.kind(running) != "thread" or self.kind(ctx) != "thread":
+            return base, 0
+        mine = self.effective.get(ctx, (None, None))[0]
+        theirs, threshold = self.effective.get(running, (None, None))
+        if mine is None or theirs is None or mine >= theirs:
+            return base, 0
+        if self.locked.get(running):
+            return "deferred", running
+        if threshold is not None and mine >= threshold:
+            return "held", running
+        return base, 0  # about to preempt (at the end of an interrupt handler, say)
+
+    def reclassify(self, t: int) -> None:
+        """After the running thread, its priority, threshold or lock changed, or a thread was
+        made ready: each waiting thread's reason, a new slice where it changed."""
+        for ctx, o in list(self.open.items()):
+            if o.state not in _WAITING or ctx == self.current:
+                continue
+            state, holder = self.waiting_state(ctx)
+            if state != o.state or holder != o.holder:
+                self.set_state(ctx, t, state, holder=holder)
 
     def note_ready_queue(self, t: int) -> None:
         n = sum(1 for c, o in self.open.items() if c != 0 and o.state in _WAITING)
@@ -170,6 +230,36 @@ class _Walk:
 
     # --- events ----------------------------------------------------------------------
 
+    def left_state(self, leaving: int, state: int, obj: int, to: int) -> str | None:
+        """The state a context switched out enters (None: it has no slice any more)."""
+        if state in _GONE_STATES:
+            return None
+        if self.kind(leaving) == "hisr" and self.kind(to) != "hisr":
+            return None  # only an HISR preempts an HISR: this one is done
+        if state in _WAIT_STATES:
+            return _WAIT_STATES[state]
+        if obj:
+            return "blocked"
+        return "ready" if leaving in self.yielded else "preempted"
+
+    def switch_out(self, leaving: int, state: int, obj: int, to: int, t: int) -> None:
+        new_state = self.left_state(leaving, state, obj, to)
+        if new_state == "preempted":
+            self.preemptions += 1
+            self.preempt_times.append(t)
+            self.preempted[leaving] = self.preempted.get(leaving, 0) + 1
+            self.matrix[(leaving, to)] = self.matrix.get((leaving, to), 0) + 1
+        if new_state not in _WAITING and leaving in self.job_start:
+            began = self.job_start.pop(leaving)
+            self.response.setdefault(leaving, []).append(t - began)
+        if new_state in _WAITING:
+            self.wait_base[leaving] = new_state
+        if state in _GONE_STATES:
+            self.locked.pop(leaving, None)  # a thread that ends holds the lock no more
+        gone = {STATE["completed"]: "completed", STATE["terminated"]: "terminated"}
+        self.left_as = new_state if new_state is not None else gone.get(state, "done")
+        self.set_state(leaving, t, new_state, obj=obj)
+
     def on_switch(self, e: Event) -> None:
         # Recorded as an event of the context switched in (its priority and threshold are
         # the event's own); the arguments describe the one switched out.
@@ -178,27 +268,9 @@ class _Walk:
         t = e.time
         self.switch_times.append(t)
         if leaving != 0:
-            if state in _GONE_STATES:
-                new_state = None
-            elif self.kind(leaving) == "hisr" and self.kind(to) != "hisr":
-                new_state = None  # only an HISR preempts an HISR: this one is done
-            elif state in _WAIT_STATES:
-                new_state = _WAIT_STATES[state]
-            elif obj:
-                new_state = "blocked"
-            elif leaving in self.yielded:
-                new_state = "ready"
-            else:
-                new_state = "preempted"
-                self.preemptions += 1
-                self.preempted[leaving] = self.preempted.get(leaving, 0) + 1
-                key = (leaving, to)
-                self.matrix[key] = self.matrix.get(key, 0) + 1
-            if new_state not in _WAITING and leaving in self.job_start:
-                began = self.job_start.pop(leaving)
-                self.response.setdefault(leaving, []).append(t - began)
-            self.set_state(leaving, t, new_state, obj=obj)
+            self.switch_out(leaving, state, obj, to, t)
         else:
+            self.left_as = None
             self.set_state(0, t, None)
         self.yielded.discard(leaving)
         if e.priority is not None and e.threshold is not None:
@@ -206,7 +278,9 @@ class _Walk:
         self.switches_in[to] = self.switches_in.get(to, 0) + 1
         if to != 0 and to not in self.seen:
             self.job_start[to] = t  # first seen at its switch-in: its job starts there
+        self.current = to
         self.set_state(to, t, "running")
+        self.reclassify(t)
         if to in self.woken:
             at, giver, irq = self.woken.pop(to)
             self.wakeups.append({"t_us": at, "from": giver, "irq": irq, "to": to, "run": t})
@@ -235,7 +309,9 @@ class _Walk:
         self.woken[thread] = (t, e.ctx, e.irq)
         current = self.open.get(thread)
         if current is None or current.state != "running":
+            self.wait_base[thread] = "ready"
             self.set_state(thread, t, "ready")
+            self.reclassify(t)
 
     def on_block(self, e: Event) -> None:
         obj = e.args[0]
@@ -296,11 +372,18 @@ class _Walk:
         elif e.id == SVC["SEM_TAKE"] and e.irq == 0 and e.ctx != 0:
             self.taker[obj] = e.ctx
 
-    def walk(self) -> None:
+    def on_lock(self, e: Event) -> None:
+        if e.irq == 0 and e.ctx != 0:
+            self.locked[e.ctx] = e.args[0]
+            self.reclassify(e.time)
+
+    def walk(self, log: Callable[[Event], None] | None = None) -> None:
+        """Every event in order; ``log`` is called after each (the event list)."""
         events = self.events
         if events:
             first = events[0]
             self.set_effective(first.ctx, _pt(first))
+            self.current = first.ctx
             self.set_state(first.ctx, self.start, "running")
         handlers = {
             EV["SWITCH"]: self.on_switch,
@@ -308,11 +391,19 @@ class _Walk:
             EV["BLOCK"]: self.on_block,
             EV["ISR_ENTER"]: self.on_isr,
             EV["ISR_EXIT"]: self.on_isr,
+            EV["LOCK"]: self.on_lock,
         }
         for e in events:
             self.seq = e.seq
             if e.irq == 0 and e.ctx != 0 and e.priority is not None:
+                before = self.effective.get(e.ctx)
                 self.effective[e.ctx] = (e.priority, e.threshold)
+                if e.ctx == self.current and before != self.effective[e.ctx]:
+                    self.reclassify(e.time)  # its threshold or priority changed
+            if e.ctx in self.yielded and e.irq == 0 and (e.is_service or e.is_user):
+                # Its call returned without a switch (no other thread to yield to): the yield
+                # is over, and a later switch out in the ready state is a preemption.
+                self.yielded.discard(e.ctx)
             if e.id == EV["YIELD"]:
                 self.yielded.add(e.ctx)
             elif e.id in handlers:
@@ -323,11 +414,144 @@ class _Walk:
                 self.user.append(
                     {"t": e.time, "ctx": e.ctx, "id": e.id, "a": e.args[0], "b": e.args[1]}
                 )
+            if log is not None:
+                log(e)
         for ctx in list(self.open):
             self.set_state(ctx, self.end, None)
         if self.isr_open is not None:
             self.isrs.append((self.isr_open[0], self.end, self.isr_open[1]))
         self.slices.sort(key=lambda s: (s[0], s[2]))
+
+
+FOREVER = 0xFFFFFFFF
+
+
+def _timeout(ticks: int) -> str:
+    if ticks == FOREVER:
+        return "forever"
+    return "no wait" if ticks == 0 else f"{ticks} ticks"
+
+
+def _mhz(hz: float) -> str:
+    return f"{hz / 1e6:g} MHz"
+
+
+class _EventLog:
+    """The event list: each kept event (but TIME and the energy snapshot's records) with its
+    time, context and a sentence saying what happened, objects named with their kind."""
+
+    def __init__(self, w: _Walk, us: Callable[[float], float]) -> None:
+        self.w = w
+        self.trace = w.trace
+        self.us = us
+        self.entries: list[dict[str, Any]] = []
+
+    def name(self, address: int, seq: int) -> str:
+        return self.trace.name_of(address, seq)
+
+    def thing(self, address: int, seq: int) -> tuple[str, str | None]:
+        """An object as "queue A", and its kind (None when the registry does not know it)."""
+        obj = self.trace.object_at(address, seq)
+        kind = obj.type_name if obj is not None else None
+        if kind == "hisr":
+            kind = "HISR"
+        text = self.name(address, seq)
+        return (f"{kind} {text}" if kind else text), kind
+
+    def __call__(self, e: Event) -> None:
+        if e.id in (EV["TIME"], EV["ENERGY"]):
+            return
+        obj: int = 0
+        status: str | None = None
+        if e.is_service:
+            kind, text, obj, status = "service", *self.service(e)
+        elif e.is_user:
+            kind, text = "user", f"user event {e.id}: a={e.args[0]}, b={e.args[1]}"
+        else:
+            kind, text, obj = self.kernel(e)
+        thing, object_kind = self.thing(obj, e.seq) if obj else (None, None)
+        self.entries.append(
+            {
+                "t_us": self.us(e.time),
+                "ctx": ctx_id(e.ctx),
+                "irq": e.irq,
+                "event": e.name if not e.is_service else "tc_" + e.name.lower(),
+                "kind": kind,
+                "text": text,
+                "object": self.name(obj, e.seq) if obj else None,
+                "object_kind": object_kind if thing else None,
+                "status": status,
+            }
+        )
+
+    def service(self, e: Event) -> tuple[str, int, str]:
+        service = SERVICES[e.id]
+        obj, a1, a2, status = e.args
+        words = [self.thing(obj, e.seq)[0]] if obj else []
+        for label, value in ((service.a1, a1), (service.a2, a2)):
+            if label is None:
+                continue
+            if label == "timeout":
+                words.append(f"timeout {_timeout(value)}")
+            elif label in ("block", "memory", "message"):
+                words.append(f"{label} 0x{value:x}")
+            else:
+                words.append(f"{label} {value}")
+        name = status_name(status)
+        return f"tc_{service.name.lower()}({', '.join(words)}) \u2192 {name}", obj, name
+
+    def kernel(self, e: Event) -> tuple[str, str, int]:
+        a0, a1, a2, a3 = e.args
+        seq = e.seq
+        me = self.name(e.ctx, seq)
+        if e.id == EV["SWITCH"]:
+            left = {
+                "preempted": "preempted", "ready": "yielded", "blocked": f"waits on "
+                f"{self.thing(a2, seq)[0]}", "sleeping": "sleeps", "suspended": "suspended",
+                "completed": "completed", "terminated": "terminated", "done": "done",
+                "held": "preempted", "deferred": "preempted",
+            }  # fmt: skip
+            why = left.get(self.w.left_as or "", "")
+            gone = f" ({self.name(a0, seq)} {why})" if a0 and why else ""
+            return "switch", f"switch: {self.name(a0, seq)} \u2192 {me}{gone}", a2
+        if e.id == EV["READY"]:
+            text = f"{self.name(a0, seq)} ready"
+            if a1:
+                text += f" (its wait on {self.thing(a1, seq)[0]} ended: {status_name(a2)})"
+            o = self.w.open.get(a0)
+            if o is not None and o.state in ("held", "deferred"):
+                holder = self.name(o.holder, seq)
+                thr = self.w.effective.get(o.holder, (None, None))[1]
+                text += (
+                    f"; held off by {holder}'s preemption threshold {thr}"
+                    if o.state == "held"
+                    else f"; held off by {holder}'s scheduler lock"
+                )
+            return "ready", text, a1
+        if e.id == EV["BLOCK"]:
+            if not a0:
+                return "block", f"{me} sleeps {_timeout(a1)}", 0
+            return "block", f"{me} waits on {self.thing(a0, seq)[0]} ({_timeout(a1)})", a0
+        if e.id in (EV["ISR_ENTER"], EV["ISR_EXIT"]):
+            verb = "enters" if e.id == EV["ISR_ENTER"] else "returns"
+            return "isr", f"interrupt {e.irq} {verb} (nesting {a0})", 0
+        texts = {
+            EV["HISR_RUN"]: lambda: f"HISR {self.name(a0, seq)} runs",
+            EV["TIMER_EXPIRE"]: lambda: f"timer {self.name(a0, seq)} expires"
+            + (f" (period {a1} ticks)" if a1 else " (one-shot)"),
+            EV["TICK"]: lambda: f"tick {a0}",
+            EV["STACK"]: lambda: f"{self.name(a0, seq)}: stack high water {a1} of {a2} bytes",
+            EV["YIELD"]: lambda: f"{me} yields" if a0 == 1 else f"{me}: its time slice ends",
+            EV["ENABLE"]: lambda: "tracing starts ("
+            + ("stop" if a0 & 1 else "wrap") + " mode)",
+            EV["POWER"]: lambda: f"operating point {a0}: {_mhz(a1)}, {a2 / 1000:g} V",
+            EV["POLICY"]: lambda: "power policy: "
+            + (POLICIES[a0] if a0 < len(POLICIES) else f"policy {a0}") + f" (point {a1})",
+            EV["LOCK"]: lambda: f"{me} takes the scheduler lock (nesting {a0})"
+            if a0 else f"{me} releases the scheduler lock",
+        }  # fmt: skip
+        del a3
+        return "kernel", texts[e.id]() if e.id in texts else e.name, 0
 
 
 def _pt(e: Event) -> int:
@@ -367,6 +591,78 @@ def _load(w: _Walk, us: Callable[[float], float], windows: int = LOAD_WINDOWS) -
         [us(w.start + k * width), round(max(0.0, min(1.0, 1.0 - idle[k] / width)), 6)]
         for k in range(windows)
     ]
+
+
+@dataclass(frozen=True)
+class _Bins:
+    """SHARE_BINS equal bins over the span, from ``start``, each ``width`` units."""
+
+    start: int
+    width: float
+
+    def spread(self, values: list[float], lo: float, hi: float, sign: float = 1.0) -> None:
+        """Add ``sign`` times the part of [lo, hi) that falls in each bin."""
+        first = max(0, min(SHARE_BINS - 1, int((lo - self.start) / self.width)))
+        for k in range(first, SHARE_BINS):
+            b_lo = self.start + k * self.width
+            if b_lo >= hi:
+                break
+            values[k] += sign * max(0.0, min(hi, b_lo + self.width) - max(lo, b_lo))
+
+
+def _share(w: _Walk, ordered: list[int], us: Callable[[float], float]) -> dict[str, Any] | None:
+    """The CPU's time per context over the span in SHARE_BINS bins, as fractions of a bin:
+    each context's running time less the interrupt handlers that ran on it, and the interrupt
+    handlers' ("isr"); with idle, they add up to 1 in every bin."""
+    span = w.end - w.start
+    if span <= 0:
+        return None
+    width = span / SHARE_BINS
+    bins = _Bins(w.start, width)
+    share = {c: [0.0] * SHARE_BINS for c in ordered}
+    isr = [0.0] * SHARE_BINS
+    running = sorted((s0, s1, c) for s0, s1, c, o in w.slices if o.state == "running")
+    ends = [s1 for _, s1, _ in running]
+    for s0, s1, c in running:
+        bins.spread(share.setdefault(c, [0.0] * SHARE_BINS), s0, s1)
+    for i0, i1, _ in w.isrs:
+        bins.spread(isr, i0, i1)
+        for s0, s1, c in running[bisect.bisect_right(ends, i0) :]:
+            if s0 >= i1:
+                break
+            bins.spread(share[c], max(s0, i0), min(s1, i1), -1.0)
+    return {
+        "start_us": us(w.start),
+        "width_us": us(w.start + width) - us(w.start),
+        "ctx": [ctx_id(c) for c in ordered],
+        "share": [[round(max(0.0, v / width), 4) for v in share[c]] for c in ordered],
+        "isr": [round(v / width, 4) for v in isr],
+    }
+
+
+def _rate(w: _Walk, times: Sequence[int]) -> list[int]:
+    """How many of ``times`` fall in each of the SHARE_BINS bins of the span."""
+    span = w.end - w.start
+    counts = [0] * SHARE_BINS
+    if span <= 0:
+        return counts
+    for t in times:
+        counts[max(0, min(SHARE_BINS - 1, int((t - w.start) * SHARE_BINS / span)))] += 1
+    return counts
+
+
+def _clock_rates(trace: Trace, start: int, us: Callable[[float], float]) -> list[list[float]]:
+    """[start_us, Hz] of each rate the clock ran at over the span (one when it never changed)."""
+    h = trace.header
+    if not trace.clock:
+        return [[us(start), h.clock_hz]]
+    rates: list[list[float]] = []
+    for _, units, hz in trace.clock:
+        at = max(us(units), us(start))
+        if rates and rates[-1][0] >= at:
+            rates.pop()  # changed before the span began: the later rate holds from its start
+        rates.append([at, hz])
+    return rates
 
 
 _Slices = dict[int, list[tuple[int, int, _Open]]]
@@ -571,7 +867,7 @@ def _energy(
 
 
 def analyze(trace: Trace, source: str) -> dict[str, Any]:
-    """The analysis dict of schema 1 for `trace`, read from `source` (a file name)."""
+    """The analysis dict of schema 2 for `trace`, read from `source` (a file name)."""
     h = trace.header
     # The schedule ends where the energy snapshot begins (the kernel closed its books there);
     # the snapshot's records and the closing TIME event are not part of it.
@@ -590,10 +886,12 @@ def analyze(trace: Trace, source: str) -> dict[str, Any]:
             w.kinds[obj.address] = obj.type_name
             if obj.type == OBJ["thread"]:
                 w.base.setdefault(obj.address, obj.extra)
-    w.walk()
 
     def us(t: float) -> float:
         return round(t * 1e6 / h.clock_hz, 6)
+
+    log = _EventLog(w, us)
+    w.walk(log)
 
     last_seq = events[-1].seq if events else None
 
@@ -622,6 +920,11 @@ def analyze(trace: Trace, source: str) -> dict[str, Any]:
                 "threshold": thr,
             }
         )
+
+    def object_kind(address: int, seq: int | None) -> str | None:
+        obj = trace.object_at(address, seq)
+        return obj.type_name if obj is not None else None
+
     slices = [
         {
             "ctx": ctx_id(c),
@@ -629,6 +932,8 @@ def analyze(trace: Trace, source: str) -> dict[str, Any]:
             "end_us": us(s1),
             "state": o.state,
             "object": name(o.obj, o.seq) if o.obj else None,
+            "object_kind": object_kind(o.obj, o.seq) if o.obj else None,
+            "held_by": ctx_id(o.holder) if o.holder else None,
             "priority": o.priority,
             "threshold": o.threshold,
         }
@@ -640,6 +945,8 @@ def analyze(trace: Trace, source: str) -> dict[str, Any]:
         if w.kind(a) == "idle":
             continue
         run = sum(s1 - s0 for s0, s1, c, o in w.slices if c == a and o.state == "running")
+        held = [s1 - s0 for s0, s1, c, o in w.slices if c == a and o.state == "held"]
+        deferred = sum(s1 - s0 for s0, s1, c, o in w.slices if c == a and o.state == "deferred")
         threads.append(
             {
                 "ctx": ctx_id(a),
@@ -648,12 +955,16 @@ def analyze(trace: Trace, source: str) -> dict[str, Any]:
                 "share": round(run / duration, 6) if duration else 0.0,
                 "switches_in": w.switches_in.get(a, 0),
                 "preempted": w.preempted.get(a, 0),
+                "held": len(held),
+                "held_us": us(sum(held)),
+                "deferred_us": us(deferred),
                 "response_us": stats([us(r) for r in w.response.get(a, [])]),
                 "blocking_us": stats([us(b) for b in w.blocking.get(a, [])]),
             }
         )
     ids = [ctx_id(a) for a in ordered]
     counts = [[w.matrix.get((a, b), 0) for b in ordered] for a in ordered]
+    rates = _clock_rates(trace, start, us)
     return {
         "schema": SCHEMA,
         "source": {
@@ -661,14 +972,19 @@ def analyze(trace: Trace, source: str) -> dict[str, Any]:
             "port": h.port,
             "cpu": h.cpu,
             "clock_hz": h.clock_hz,
+            "clock_rates": rates,
             "tick_hz": h.tick_hz,
-            "clock_note": clock_note(h.port, h.clock_hz, bool(trace.clock)),
+            "clock_note": clock_note(h.port, h.clock_hz, bool(trace.clock), rates),
+            "run": trace.run,
+            "runs": trace.runs,
+            "label": trace.label,
         },
         "span": {"start_us": us(start), "end_us": us(end)},
         "events": {
             "recorded": h.recorded,
             "kept": len(trace.events),
             "lost": h.lost,
+            "cut": trace.cut_events,
             "wrapped": h.wrapped,
             "notes": list(trace.notes),
         },
@@ -678,6 +994,11 @@ def analyze(trace: Trace, source: str) -> dict[str, Any]:
             "switches": [[us(t), n + 1] for n, t in enumerate(w.switch_times)],
             "cpu_load": _load(w, us),
             "ready_queue": [[us(t), n] for t, n in w.ready_series],
+            "cpu_share": _share(w, ordered, us),
+            "switch_rate": {
+                "switches": _rate(w, w.switch_times),
+                "preemptions": _rate(w, w.preempt_times),
+            },
         },
         "summary": {
             "switches": len(w.switch_times),
@@ -706,4 +1027,5 @@ def analyze(trace: Trace, source: str) -> dict[str, Any]:
             for k in w.wakeups
         ],
         "energy": _energy(trace, source, events, us, end),
+        "event_log": log.entries,
     }

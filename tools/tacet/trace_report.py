@@ -1,17 +1,18 @@
 # SPDX-License-Identifier: MIT
 """The HTML trace report: one self-contained file from the analysis dict of a trace.
 
-``write_html(analysis, path)`` takes the dict ``tacet.trace_analysis.analyze`` returns (schema
-1, see docs/trace-report.md) and writes one HTML file that opens in any browser offline: its
-styles, script, data and charts are inlined and it names no external URL. The static charts
-(CPU load, switches and preemptions, the preemption matrix, the histograms) are matplotlib
-figures rendered to inline SVG; the per-thread timeline is drawn by a small inline script from
-compact JSON, so that a trace of tens of thousands of slices stays a few megabytes and only
-what is on screen becomes SVG.
+``write_html(analysis, path)`` takes the dict ``tacet.trace_analysis.analyze`` returns (see
+docs/trace-report.md) and writes one HTML file that opens in any browser offline: its styles,
+script, data and charts are inlined and it names no external URL. It opens on the threads'
+CPU share over the whole trace and the switches (what a Tracealyzer or SystemView user looks
+at first), then the per-context timeline with an interrupt lane and service-call marks, and
+the event list; below, the statistics, inversions and charts. The interactive parts are a
+small script (templates/trace_report/report.js) that draws from compact JSON only what is on
+screen; the static charts are matplotlib figures rendered to inline SVG.
 
 ``python -m tacet.trace_report INPUT --html OUT.html --screenshot OUT.png`` writes the report
-and a PNG of it taken by headless chromium (the README's picture); INPUT is the analysis dict
-as JSON, a trace dump, or a report already written (see docs/trace-report.md).
+and a PNG of its first screen taken by headless chromium (the README's picture); INPUT is the
+analysis dict as JSON, a trace dump, or a report already written (see docs/trace-report.md).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import sys
 import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,21 +39,39 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
     from selenium.webdriver import Chrome
 
-SCHEMA = 1
+# The analysis dicts this report reads: schema 2 adds the states "held" and "deferred", the
+# event list, the CPU share and switch rate per bin (schema 1 has none of them: shown empty).
+SCHEMAS = (1, 2)
 
-STATES = ("running", "ready", "preempted", "blocked", "sleeping", "suspended")
-# Running stands out; the ways of waiting for the CPU are warm, the ways of waiting for
-# something else cool. "mixed" paints runs of slices narrower than a pixel.
+STATES = ("running", "ready", "preempted", "held", "deferred", "blocked", "sleeping", "suspended")
+# Running stands out; the ways of waiting for the CPU are warm (held off by the running
+# thread: raspberry for its threshold, brown for its scheduler lock), the ways of waiting for
+# something else cool.
 STATE_COLOURS = {
     "running": "#2e9d4a",
     "ready": "#f2c14e",
     "preempted": "#e8833a",
+    "held": "#d6457f",
+    "deferred": "#8c564b",
     "blocked": "#8e6cc4",
     "sleeping": "#8fb3d9",
     "suspended": "#a0a0a0",
     "idle": "#c5d6c8",
-    "mixed": "#5b6b73",
+    "isr": "#30343a",
 }
+STATE_LABELS = {
+    "held": "held off by a threshold",
+    "deferred": "held off by the scheduler lock",
+    "isr": "interrupt handler",
+    "idle": "idle",
+}
+# The threads' own colours in the CPU share chart and on their lane's label (Tableau 10).
+THREAD_COLOURS = (
+    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
+    "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
+)  # fmt: skip
+IDLE_COLOUR = "#e4e8eb"
+ISR_COLOUR = "#30343a"
 UNBOUNDED_COLOUR = "#d62728"
 BOUNDED_COLOUR = "#ff9f1c"
 HIST_BINS = 30
@@ -59,20 +79,22 @@ HIST_BINS = 30
 MAX_SERIES_POINTS = 2000
 # User events listed in the table (all are counted).
 MAX_USER_EVENTS = 200
+EVENT_KINDS = ("switch", "ready", "block", "service", "isr", "user", "kernel")
 
 
-def write_html(analysis: dict, path: Path) -> None:
-    """Write the report of ``analysis`` (the analysis dict, schema 1) to ``path``."""
-    text = render_html(analysis)
+def write_html(analysis: dict, path: Path, runs: Sequence[dict] | None = None) -> None:
+    """Write the report of ``analysis`` (the analysis dict) to ``path``; ``runs`` lists the
+    reports of the other runs of the same file (``run``, ``label``, ``href``), linked from it."""
+    text = render_html(analysis, runs)
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as error:
         raise TacetError(f"{path}: cannot write the report: {error.strerror}") from None
 
 
-def render_html(analysis: dict) -> str:
+def render_html(analysis: dict, runs: Sequence[dict] | None = None) -> str:
     """The report of ``analysis`` as one HTML document."""
-    report = _Report(analysis)
+    report = _Report(analysis, runs or ())
     return report.render()
 
 
@@ -116,13 +138,14 @@ def _text(value: object) -> str:
 class _Report:
     """The analysis dict checked and indexed for rendering."""
 
-    def __init__(self, analysis: object) -> None:
+    def __init__(self, analysis: object, runs: Sequence[dict] = ()) -> None:
         if not isinstance(analysis, dict):
             raise TacetError(f"analysis: expected an object, got {type(analysis).__name__}")
         schema = analysis.get("schema")
-        if schema != SCHEMA:
-            raise _fail("schema", f"expected {SCHEMA}, got {schema!r}")
+        if schema not in SCHEMAS:
+            raise _fail("schema", f"expected {' or '.join(map(str, SCHEMAS))}, got {schema!r}")
         self.a = analysis
+        self.runs = list(runs)
         self.source = _dict(analysis.get("source"), "source")
         span = _dict(analysis.get("span"), "span")
         self.t0 = _num(span.get("start_us", 0.0), "span.start_us")
@@ -151,6 +174,11 @@ class _Report:
         ]
         self.summary = _dict(analysis.get("summary"), "summary")
         self.counters = _dict(analysis.get("counters"), "counters")
+        self.isr = [self._isr(v, n) for n, v in enumerate(_list(analysis.get("isr_slices"), "isr"))]
+        self.log = [
+            self._logged(v, n) for n, v in enumerate(_list(analysis.get("event_log"), "event_log"))
+        ]
+        self.colours = self._colours()
 
     def _add_context(
         self, ident: str, name: str, kind: str, priority: object, threshold: object
@@ -178,9 +206,18 @@ class _Report:
         key = _text(ident)
         return self.contexts[self.index[key]]["name"] if key in self.index else key
 
-    def _slice(
-        self, raw: object, n: int
-    ) -> tuple[int, float, float, str, str | None, object, object]:
+    def _colours(self) -> list[str]:
+        """Each context's own colour: threads and HISRs in turn from the palette, idle grey."""
+        out, n = [], 0
+        for c in self.contexts:
+            if c["kind"] == "idle":
+                out.append(IDLE_COLOUR)
+            else:
+                out.append(THREAD_COLOURS[n % len(THREAD_COLOURS)])
+                n += 1
+        return out
+
+    def _slice(self, raw: object, n: int) -> tuple:
         where = f"slices[{n}]"
         s = _dict(raw, where)
         start = _num(s.get("start_us"), f"{where}.start_us")
@@ -191,14 +228,17 @@ class _Report:
         if state not in STATES:
             raise _fail(f"{where}.state", f"expected one of {', '.join(STATES)}, got {state!r}")
         obj = s.get("object")
+        kind = s.get("object_kind")
+        holder = s.get("held_by")
         return (
             self.lane(s.get("ctx")),
             start,
             end,
             state,
-            None if obj is None else str(obj),
+            None if obj is None else (f"{kind} {obj}" if kind else str(obj)),
             s.get("priority"),
             s.get("threshold"),
+            -1 if holder is None else self.lane(holder),
         )
 
     def _inversion(self, raw: object, n: int) -> dict:
@@ -218,14 +258,51 @@ class _Report:
             "bounded": bool(v.get("bounded")),
         }
 
+    def _isr(self, raw: object, n: int) -> tuple[float, float, int]:
+        where = f"isr_slices[{n}]"
+        v = _dict(raw, where)
+        start = _num(v.get("start_us"), f"{where}.start_us")
+        end = _num(v.get("end_us"), f"{where}.end_us")
+        if end < start:
+            raise _fail(where, f"end_us {end} is before start_us {start}")
+        return start, end, int(_num(v.get("irq", 0), f"{where}.irq"))
+
+    def _logged(self, raw: object, n: int) -> tuple[float, int, int, str, str, str]:
+        where = f"event_log[{n}]"
+        v = _dict(raw, where)
+        kind = _text(v.get("kind"))
+        if kind not in EVENT_KINDS:
+            raise _fail(f"{where}.kind", f"expected one of {', '.join(EVENT_KINDS)}, got {kind!r}")
+        return (
+            _num(v.get("t_us"), f"{where}.t_us"),
+            self.lane(v.get("ctx")),
+            int(_num(v.get("irq", 0), f"{where}.irq")),
+            kind,
+            _text(v.get("event")),
+            _text(v.get("text")),
+        )
+
     # --- the document ------------------------------------------------------------------------
 
+    def title(self) -> str:
+        """The file, which run of it and the trace's name ("run.tctrace, run 2 of 2: case 2:
+        threshold 1")."""
+        src = self.source
+        name = Path(_text(src.get("file")) or "trace").name
+        runs = src.get("runs") or 1
+        label = _text(src.get("label"))
+        if isinstance(runs, int) and runs > 1:
+            name += f", run {src.get('run')} of {runs}"
+        return f"{name}: {label}" if label else name
+
     def render(self) -> str:
-        timeline_json = self._timeline_json()
+        data = self._data_json()
         with _svg_settings():
             sections = [
+                self._overview_section(),
+                self._timeline_section(data),
+                self._event_section(),
                 self._summary_section(),
-                self._timeline_section(timeline_json),
                 self._inversion_section(),
                 self._load_section(),
                 self._preemption_section(),
@@ -233,7 +310,7 @@ class _Report:
                 self._energy_section(),
                 self._user_event_section(),
             ]
-        title = f"Tacet trace report: {self.source.get('file') or 'trace'}"
+        title = f"Tacet trace: {self.title()}"
         state_css = "\n".join(
             f".s-{state}{{fill:{colour}}} .sw-{state}{{background:{colour}}}"
             for state, colour in STATE_COLOURS.items()
@@ -244,46 +321,87 @@ class _Report:
             '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
             "script-src 'unsafe-inline'; style-src 'unsafe-inline'\">\n"
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            f"<title>{_e(title)}</title>\n<style>\n{_CSS}\n{state_css}\n"
+            f"<title>{_e(title)}</title>\n<style>\n{_asset('report.css')}\n{state_css}\n"
             f".inv-u{{fill:{UNBOUNDED_COLOUR}}} .inv-b{{fill:{BOUNDED_COLOUR}}}\n</style>\n"
             "</head>\n<body>\n"
             f"<header><h1>{_e(title)}</h1>\n{self._source_line()}\n{self._nav()}</header>\n"
             "<main>\n" + "\n".join(sections) + "\n</main>\n"
-            f'<div id="tooltip" role="tooltip" hidden></div>\n<script>\n{_JS}\n</script>\n'
+            '<div id="tooltip" role="tooltip" hidden></div>\n'
+            f"<script>\n{_asset('report.js')}\n</script>\n"
             "</body>\n</html>\n"
         )
 
+    def _clock(self) -> str:
+        """The clock the times count in: the rate over the span (the operating point's, when
+        the port's clock follows it), the header's note in the tooltip."""
+        src = self.source
+        rates = [r for r in _list(src.get("clock_rates"), "source.clock_rates")]
+        hz = sorted({_num(r[1], "source.clock_rates") for r in rates if isinstance(r, list)})
+        if not hz:
+            hz = [src.get("clock_hz")] if src.get("clock_hz") else []
+        shown = " to ".join(_hz(h) for h in (hz[:1] + hz[-1:] if len(hz) > 1 else hz)) or "?"
+        extra = ""
+        if src.get("port") == "cortex-m":
+            extra = " (QEMU -icount: a unit is one instruction)"
+        elif len(hz) > 1:
+            extra = " (follows the operating point)"
+        elif src.get("clock_hz") and hz and hz[0] != src.get("clock_hz"):
+            extra = " (the operating point's)"
+        note = _text(src.get("clock_note"))
+        return f'<span class="clock" title="{_e(note)}">clock {shown}{_e(extra)}</span>'
+
     def _source_line(self) -> str:
         src = self.source
-        parts = [
-            f"port {_e(src.get('port') or '?')}",
-            f"CPU {_e(src.get('cpu') or '?')}",
-            f"clock {_hz(src.get('clock_hz'))}",
-            f"tick {_hz(src.get('tick_hz'))}",
-        ]
-        note = _text(src.get("clock_note"))
-        if note:
-            parts.append(_e(note))
         ev = self.events
         recorded, kept, lost = ev.get("recorded", 0), ev.get("kept", 0), ev.get("lost", 0)
-        events = f"{_int(kept)} events kept of {_int(recorded)} recorded"
+        cut = ev.get("cut", 0) or 0
+        parts = [
+            f"port {_e(src.get('port') or '?')} ({_e(src.get('cpu') or '?')})",
+            self._clock(),
+            f"tick {_hz(src.get('tick_hz'))}",
+            f"{_fmt_us(self.duration)}",
+            f"{_int(kept)} events"
+            + (", none lost" if not lost and not cut else f" kept of {_int(recorded)} recorded"),
+        ]
+        line = f'<p class="meta">{" · ".join(parts)}</p>'
+        if self.runs:
+            links = []
+            for r in self.runs:
+                label = f"run {_int(r.get('run'))}" + (f": {r['label']}" if r.get("label") else "")
+                if r.get("run") == src.get("run"):
+                    links.append(f'<b aria-current="page">{_e(label)}</b>')
+                else:
+                    links.append(f'<a href="{_e(r.get("href"))}">{_e(label)}</a>')
+            line += (
+                '<p class="runs">This file holds one trace per kernel run of the program: '
+                + " · ".join(links)
+                + "</p>"
+            )
         warn = ""
         if lost:
-            why = "the ring wrapped" if ev.get("wrapped") else "the buffer was full"
-            warn = (
-                f'<p class="warn">{_int(lost)} events lost ({why}): the report starts at the '
-                "oldest event kept.</p>"
+            why = (
+                "the ring wrapped: the oldest were overwritten, the report starts at the oldest "
+                "event kept"
+                if ev.get("wrapped")
+                else "the buffer filled: the last were dropped, the report ends there"
+            )
+            warn += (
+                f'<div class="warn" id="lost">{_int(lost)} of {_int(recorded)} events lost '
+                f"({why}). To trace the whole run, give a bigger buffer (<code>tacet run "
+                "--trace FILE --trace-size 8M</code>) or keep the first events "
+                "(<code>--trace-mode stop</code>).</div>"
+            )
+        if cut:
+            warn += (
+                f'<div class="warn" id="cut">The dump is cut short: {_int(cut)} events are '
+                "missing from its end; the events it holds are shown.</div>"
             )
         # What the decoder or the analysis had to say about this dump, word for word.
         notes = [_text(n) for n in _list(ev.get("notes"), "events.notes")]
         if notes:
-            warn += '<ul class="warn notes">' + "".join(f"<li>{_e(n)}</li>" for n in notes)
+            warn += '<ul class="notes">' + "".join(f"<li>{_e(n)}</li>" for n in notes)
             warn += "</ul>"
-        return (
-            f'<p class="meta">{" · ".join(parts)}<br>{events} · '
-            f"{_fmt_us(self.duration)} from {_fmt_us(self.t0)} · times below are from the "
-            f"trace's start</p>{warn}"
-        )
+        return line + warn
 
     def _threads(self) -> list[dict]:
         return [
@@ -291,69 +409,84 @@ class _Report:
             for n, t in enumerate(_list(self.summary.get("threads"), "summary.threads"))
         ]
 
-    def _summary_section(self) -> str:
+    # --- the overview: CPU share per thread, switches --------------------------------------
+
+    def _overview_section(self) -> str:
+        """The CPU share per thread over the whole trace and the switches per bin (drawn by
+        the script); its legend gives each one's share of the span as the chart draws it:
+        the interrupt handlers apart from the contexts they interrupted."""
+        shares = self._shares()
+        keys = []
+        for lane, share in shares:
+            ctx = self.contexts[lane]
+            kind = " (HISR)" if ctx["kind"] == "hisr" else ""
+            colour = IDLE_COLOUR if ctx["kind"] == "idle" else self.colours[lane]
+            keys.append(
+                f'<span class="key" data-lane="{lane}"><span class="sw" style="background:'
+                f'{colour}"></span>{_e(ctx["name"])}{kind} {100 * share:.1f} %</span>'
+            )
+        keys.append(
+            f'<span class="key"><span class="sw" style="background:{ISR_COLOUR}"></span>'
+            f"interrupts {100 * self._isr_share():.1f} %</span>"
+        )
         s = self.summary
-        totals = [
-            ("Duration", _fmt_us(_num(s.get("duration_us", self.duration), "summary.duration_us"))),
-            ("Context switches", _int(s.get("switches", 0))),
-            ("Preemptions", _int(s.get("preemptions", 0))),
-            ("Interrupts", _int(s.get("interrupts", 0))),
-            ("Priority inversions", self._inversion_counts()),
-        ]
-        rows = []
-        for n, t in enumerate(self._threads()):
-            where = f"summary.threads[{n}]"
-            ctx = self.contexts[self.lane(t.get("ctx"))]
-            cells = [
-                f'<th scope="row">{_e(t.get("name") or ctx["name"])}</th>',
-                f"<td>{_e(ctx['kind'])}</td>",
-                f"<td class=n>{_opt_int(ctx['priority'])}</td>",
-                f"<td class=n>{_opt_int(ctx['threshold'])}</td>",
-                f"<td class=n>{_fmt_us(_num(t.get('run_us', 0.0), where + '.run_us'))}</td>",
-                f"<td class=n>{100 * _num(t.get('share', 0.0), where + '.share'):.1f} %</td>",
-                f"<td class=n>{_int(t.get('switches_in', 0))}</td>",
-                f"<td class=n>{_int(t.get('preempted', 0))}</td>",
-                *_stat_cells(t.get("response_us"), where + ".response_us"),
-                *_stat_cells(t.get("blocking_us"), where + ".blocking_us"),
-            ]
-            rows.append("<tr>" + "".join(cells) + "</tr>")
-        if not rows:
-            rows.append('<tr><td colspan="18" class="none">No threads in this trace.</td></tr>')
-        stat_heads = "".join(f"<th>{h}</th>" for h in ("n", "min", "avg", "p99", "max"))
+        switches, preemptions = _int(s.get("switches", 0)), _int(s.get("preemptions", 0))
         return (
-            '<section id="summary"><h2>Summary</h2>\n<table class="totals"><tbody>'
-            + "".join(f"<tr><th scope=row>{k}</th><td>{v}</td></tr>" for k, v in totals)
-            + "</tbody></table>\n"
-            '<div class="wide"><table id="summary-table" class="grid"><thead><tr>'
-            "<th rowspan=2>Thread</th><th rowspan=2>Kind</th><th rowspan=2>Priority</th>"
-            "<th rowspan=2>Threshold</th><th rowspan=2>Run time</th><th rowspan=2>Share</th>"
-            "<th rowspan=2>Switched in</th><th rowspan=2>Preempted</th>"
-            "<th colspan=5>Response time</th><th colspan=5>Blocking time</th></tr>"
-            f"<tr>{stat_heads}{stat_heads}</tr></thead>\n<tbody>"
-            + "\n".join(rows)
-            + "</tbody></table></div></section>"
+            '<section id="overview"><h2>CPU share per thread over the whole trace</h2>\n'
+            f'<div class="legend" id="ov-legend">{" ".join(keys)}</div>\n'
+            '<div id="ov-box"><svg id="ov-svg" role="img" aria-label="CPU share per thread and '
+            'context switches over time"></svg></div>\n'
+            f'<p class="hint">{switches} context switches, {preemptions} preemptions · the '
+            "interrupt handlers' time is counted apart from the threads they interrupted · "
+            "drag across the chart to show that stretch in the timeline below, click to centre "
+            "it there, double-click for the whole trace; the shaded box is the timeline's "
+            "view.</p></section>"
         )
 
-    def _inversion_counts(self) -> str:
-        unbounded = sum(1 for v in self.inversions if not v["bounded"])
-        bounded = len(self.inversions) - unbounded
-        return f"{len(self.inversions)} ({unbounded} unbounded, {bounded} bounded)"
+    def _shares(self) -> list[tuple[int, float]]:
+        """Each context's share of the span as the CPU-share chart draws it (the mean of its
+        bins), in the chart's order; the threads' summary shares when there is no chart."""
+        share = _dict(self.counters.get("cpu_share"), "counters.cpu_share")
+        rows = _list(share.get("share"), "counters.cpu_share.share")
+        ctxs = _list(share.get("ctx"), "counters.cpu_share.ctx")
+        if rows and len(rows) == len(ctxs):
+            out = []
+            for ctx, row in zip(ctxs, rows, strict=True):
+                values = [_num(v, "counters.cpu_share.share") for v in _list(row, "share")]
+                out.append((self.lane(ctx), sum(values) / len(values) if values else 0.0))
+            return out
+        return [
+            (self.lane(t.get("ctx")), _num(t.get("share", 0.0), f"summary.threads[{n}].share"))
+            for n, t in enumerate(self._threads())
+        ]
+
+    def _isr_share(self) -> float:
+        """The interrupt handlers' share of the span (their time, nested ones once)."""
+        share = _dict(self.counters.get("cpu_share"), "counters.cpu_share")
+        values = [_num(v, "counters.cpu_share.isr") for v in _list(share.get("isr"), "isr")]
+        if values:
+            return sum(values) / len(values)
+        if self.duration <= 0:
+            return 0.0
+        return min(1.0, sum(b - a for a, b, _ in self.isr) / self.duration)
 
     # --- the timeline ------------------------------------------------------------------------
 
-    def _timeline_json(self) -> str:
-        """The timeline's data: per lane a flat list of (start, length, state, object,
-        priority, threshold) from the trace's start, in µs rounded to the nanosecond."""
+    def _data_json(self) -> str:
+        """The page's data: per lane a flat list of (start, length, state, object, priority,
+        threshold, holder) from the trace's start, in µs rounded to the nanosecond; the
+        interrupt handlers, the inversions, the CPU share and switch rate per bin, and the
+        event list (its sentences in a table, each event an index into it)."""
         objects: dict[str, int] = {}
-        lanes: list[list[float | int]] = [[] for _ in self.contexts]
         state_index = {state: n for n, state in enumerate(STATES)}
         per_lane: list[list[tuple]] = [[] for _ in self.contexts]
         for sl in self.slices:
             per_lane[sl[0]].append(sl)
+        lanes: list[list[float | int]] = [[] for _ in self.contexts]
         for lane, items in enumerate(per_lane):
             items.sort(key=lambda s: s[1])
             flat = lanes[lane]
-            for _, start, end, state, obj, prio, thr in items:
+            for _, start, end, state, obj, prio, thr, holder in items:
                 o = -1 if obj is None else objects.setdefault(obj, len(objects))
                 flat += [
                     _compact(start - self.t0),
@@ -362,7 +495,11 @@ class _Report:
                     o,
                     prio if isinstance(prio, int) else -1,
                     thr if isinstance(thr, int) else -1,
+                    holder,
                 ]
+        isr: list[float | int] = []
+        for a, b, irq in sorted(self.isr):
+            isr += [_compact(a - self.t0), _compact(b - a), irq]
         inversions = [
             [
                 _compact(v["start"] - self.t0),
@@ -378,6 +515,7 @@ class _Report:
         data = {
             "duration": _compact(self.duration),
             "states": list(STATES),
+            "labels": STATE_LABELS,
             "objects": list(objects),
             "lanes": [
                 {
@@ -386,22 +524,77 @@ class _Report:
                     "kind": c["kind"],
                     "prio": c["priority"],
                     "thr": c["threshold"],
+                    "colour": self.colours[n],
                     "s": lanes[n],
                 }
                 for n, c in enumerate(self.contexts)
             ],
+            "isr": isr,
             "inv": inversions,
+            "share": self._share_data(),
+            "events": self._event_data(),
         }
         text = json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
         # Inside <script> no "</" may appear: escape what HTML would read.
         return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
+    def _share_data(self) -> dict | None:
+        share = _dict(self.counters.get("cpu_share"), "counters.cpu_share")
+        if not share:
+            return None
+        ctxs = _list(share.get("ctx"), "counters.cpu_share.ctx")
+        rows = _list(share.get("share"), "counters.cpu_share.share")
+        if len(rows) != len(ctxs):
+            raise _fail("counters.cpu_share.share", f"expected {len(ctxs)} rows, got {len(rows)}")
+        rate = _dict(self.counters.get("switch_rate"), "counters.switch_rate")
+        start = _num(share.get("start_us"), "counters.cpu_share.start_us")
+        return {
+            "start": _compact(start - self.t0),
+            "width": _num(share.get("width_us"), "counters.cpu_share.width_us"),
+            "rows": [
+                {
+                    "lane": self.lane(ctx),
+                    "v": [
+                        round(_num(x, f"counters.cpu_share.share[{n}]"), 4)
+                        for x in _list(row, "counters.cpu_share.share")
+                    ],
+                }
+                for n, (ctx, row) in enumerate(zip(ctxs, rows, strict=True))
+            ],
+            "isr": [
+                round(_num(x, "counters.cpu_share.isr"), 4) for x in _list(share.get("isr"), "isr")
+            ],
+            "switches": [int(_num(x, "switch_rate")) for x in _list(rate.get("switches"), "sw")],
+            "preemptions": [
+                int(_num(x, "switch_rate")) for x in _list(rate.get("preemptions"), "pre")
+            ],
+        }
+
+    def _event_data(self) -> dict:
+        """The event list, by column: times, lanes, interrupt numbers, kinds, names and
+        sentences as indexes into tables of the distinct ones (most repeat)."""
+        names: dict[str, int] = {}
+        texts: dict[str, int] = {}
+        columns: dict[str, list] = {"t": [], "lane": [], "irq": [], "kind": [], "name": [], "x": []}
+        kinds = {k: n for n, k in enumerate(EVENT_KINDS)}
+        for t, lane, irq, kind, name, text in sorted(self.log, key=lambda e: e[0]):
+            columns["t"].append(_compact(t - self.t0))
+            columns["lane"].append(lane)
+            columns["irq"].append(irq)
+            columns["kind"].append(kinds[kind])
+            columns["name"].append(names.setdefault(name, len(names)))
+            columns["x"].append(texts.setdefault(text, len(texts)))
+        return {**columns, "kinds": list(EVENT_KINDS), "names": list(names), "texts": list(texts)}
+
     def _timeline_section(self, data: str) -> str:
         legend = "".join(
-            f'<span class="key"><span class="sw sw-{state}"></span>{state}</span>'
-            for state in (*STATES, "idle", "mixed")
+            f'<span class="key"><span class="sw sw-{state}"></span>'
+            f"{_e(STATE_LABELS.get(state, state))}</span>"
+            for state in (*STATES, "idle", "isr")
         )
         legend += (
+            '<span class="key"><span class="sw sw-svc"></span>service call</span>'
+            '<span class="key"><span class="sw sw-svc-err"></span>failed call</span>'
             '<span class="key"><span class="sw" style="background:'
             f'{UNBOUNDED_COLOUR}"></span>unbounded inversion</span>'
             '<span class="key"><span class="sw" style="background:'
@@ -415,14 +608,104 @@ class _Report:
             '<button type="button" id="tl-right">&rarr;</button>'
             '<button type="button" id="tl-reset">Whole trace</button>'
             '<span id="tl-range"></span></div>\n'
-            '<p class="hint">Wheel: zoom at the pointer · drag: pan · hover a slice for its '
-            "details · "
-            '"mixed": several slices narrower than a pixel, zoom in to see them.</p>\n'
-            f'<div class="legend">{legend}</div>\n'
             '<div id="tl-box"><svg id="tl-svg" role="img" aria-label="per-thread timeline">'
             "</svg></div>\n"
+            f'<div class="legend">{legend}</div>\n'
+            '<p class="hint">Wheel: zoom at the pointer · drag: pan · hover for details. A '
+            "lane's green height is the share of each pixel's time the context ran; the strip "
+            "over it, how it waited. Ticks along a lane's top are its service calls.</p>\n"
             f'<script type="application/json" id="tl-data">{data}</script></section>'
         )
+
+    def _event_section(self) -> str:
+        options = "".join(
+            f'<option value="{k}">{label}</option>'
+            for k, label in (
+                ("", "every kind"),
+                ("switch", "switches"),
+                ("ready", "made ready"),
+                ("block", "waits"),
+                ("service", "service calls"),
+                ("isr", "interrupts"),
+                ("user", "user events"),
+                ("kernel", "other kernel events"),
+            )
+        )
+        return (
+            '<section id="events"><h2>Events</h2>\n'
+            '<div class="controls ev-controls"><input type="search" id="ev-filter" '
+            'placeholder="filter: a thread, an object, a service, a status ..." '
+            'aria-label="filter the events"><select id="ev-kind" aria-label="kind of event">'
+            f'{options}</select><label><input type="checkbox" id="ev-window" checked> only '
+            'the timeline\'s view</label><span id="ev-count"></span></div>\n'
+            '<div id="ev-head" class="ev-row ev-head"><span>Time</span><span>Context</span>'
+            "<span>Event</span><span>What happened</span></div>\n"
+            '<div id="ev-list" tabindex="0" role="list" aria-label="events"><div id="ev-space">'
+            "</div></div>\n"
+            '<p class="hint">Click an event to mark it in the timeline.</p></section>'
+        )
+
+    def _summary_section(self) -> str:
+        s = self.summary
+        totals = [
+            ("Duration", _fmt_us(_num(s.get("duration_us", self.duration), "summary.duration_us"))),
+            ("Context switches", _int(s.get("switches", 0))),
+            ("Preemptions", _int(s.get("preemptions", 0))),
+            ("Interrupts", _int(s.get("interrupts", 0))),
+            ("Priority inversions", self._inversion_counts()),
+        ]
+        rows = []
+        for n, t in enumerate(self._threads()):
+            where = f"summary.threads[{n}]"
+            lane = self.lane(t.get("ctx"))
+            ctx = self.contexts[lane]
+            share = 100 * _num(t.get("share", 0.0), where + ".share")
+            kind = ' <span class="muted">HISR</span>' if ctx["kind"] == "hisr" else ""
+            held = t.get("held")
+            held_cell = "\u2013"
+            if held or t.get("deferred_us"):
+                held_cell = (
+                    f"{_int(held or 0)} \u00d7, {_fmt_us(_num(t.get('held_us', 0.0), where))}"
+                )
+                if t.get("deferred_us"):
+                    held_cell += f" + {_fmt_us(_num(t['deferred_us'], where))} lock"
+            cells = [
+                f'<th scope="row"><span class="sw" style="background:{self.colours[lane]}">'
+                f"</span>{_e(t.get('name') or ctx['name'])}{kind}</th>",
+                f"<td class=n>{_opt_int(ctx['priority'])} / {_opt_int(ctx['threshold'])}</td>",
+                f"<td class=n>{_fmt_us(_num(t.get('run_us', 0.0), where + '.run_us'))}</td>",
+                f'<td class="n share"><span class="bar" style="width:{min(share, 100):.1f}%">'
+                f"</span>{share:.1f} %</td>",
+                f"<td class=n>{_int(t.get('switches_in', 0))}</td>",
+                f"<td class=n>{_int(t.get('preempted', 0))}</td>",
+                f"<td class=n>{held_cell}</td>",
+                *_stat_cells(t.get("response_us"), where + ".response_us"),
+                *_stat_cells(t.get("blocking_us"), where + ".blocking_us"),
+            ]
+            rows.append("<tr>" + "".join(cells) + "</tr>")
+        if not rows:
+            rows.append('<tr><td colspan="15" class="none">No threads in this trace.</td></tr>')
+        stat_heads = "".join(f"<th>{h}</th>" for h in ("n", "avg", "p99", "max"))
+        return (
+            '<section id="summary"><h2>Summary</h2>\n<table class="totals"><tbody>'
+            + "".join(f"<tr><th scope=row>{k}</th><td>{v}</td></tr>" for k, v in totals)
+            + "</tbody></table>\n"
+            '<table id="summary-table" class="grid"><thead><tr>'
+            "<th rowspan=2>Thread</th><th rowspan=2>Priority / threshold</th>"
+            "<th rowspan=2>Run time</th><th rowspan=2>Share</th>"
+            "<th rowspan=2>Switched in</th><th rowspan=2>Preempted</th>"
+            "<th rowspan=2 title=\"times made ready and held off by the running thread's "
+            'preemption threshold, and how long; and by its scheduler lock">Held off</th>'
+            "<th colspan=4>Response time</th><th colspan=4>Blocking time</th></tr>"
+            f"<tr>{stat_heads}{stat_heads}</tr></thead>\n<tbody>"
+            + "\n".join(rows)
+            + "</tbody></table></section>"
+        )
+
+    def _inversion_counts(self) -> str:
+        unbounded = sum(1 for v in self.inversions if not v["bounded"])
+        bounded = len(self.inversions) - unbounded
+        return f"{len(self.inversions)} ({unbounded} unbounded, {bounded} bounded)"
 
     def _inversion_section(self) -> str:
         parts = ['<section id="inversions"><h2>Priority inversions</h2>']
@@ -485,7 +768,7 @@ class _Report:
         load = self._series("cpu_load")
         ready = self._series("ready_queue")
         switches = self._series("switches")
-        head = '<section id="cpu"><h2>CPU load over time</h2>'
+        head = '<section id="cpu"><h2>Load and ready queue over time</h2>'
         if not (load or ready or switches):
             return head + '<p class="none">No counter samples in this trace.</p></section>'
         scale, unit = self._unit()
@@ -869,12 +1152,16 @@ def _table_unit(total: float) -> tuple[float, str]:
 
 
 def _stat_cells(stats: object, where: str) -> list[str]:
+    """Count, average, p99 and maximum (the minimum in the average's tooltip)."""
     if stats is None:
-        return ['<td class="n none">\u2013</td>'] * 5
+        return ['<td class="n none">\u2013</td>'] * 4
     s = _dict(stats, where)
+    low = _fmt_us(_num(s.get("min", 0.0), f"{where}.min"))
     cells = [f"<td class=n>{_int(s.get('count', 0))}</td>"]
-    for key in ("min", "avg", "p99", "max"):
-        cells.append(f"<td class=n>{_fmt_us(_num(s.get(key, 0.0), f'{where}.{key}'))}</td>")
+    for key in ("avg", "p99", "max"):
+        value = _fmt_us(_num(s.get(key, 0.0), f"{where}.{key}"))
+        title = f' title="min {low}"' if key == "avg" else ""
+        cells.append(f"<td class=n{title}>{value}</td>")
     return cells
 
 
@@ -1025,30 +1312,58 @@ def open_chromium(width: int = 1280, height: int = 900) -> Chrome:
 
 
 def screenshot(
-    html_path: Path, png_path: Path, width: int = 1280, inversion: int | None = None
+    html_path: Path,
+    png_path: Path,
+    width: int = 1280,
+    inversion: int | None = None,
+    *,
+    height: int = 800,
+    full: bool = False,
+    view: tuple[float, float] | None = None,
+    at: str | None = None,
 ) -> None:
-    """A PNG of the whole report at ``html_path``; with ``inversion``, after clicking that
-    row of the inversion tables (its interval zoomed and highlighted in the timeline)."""
-    driver = open_chromium(width)
+    """A PNG of the report at ``html_path``: its first screen in a window ``width`` x
+    ``height`` (what a reader sees on opening it), or with ``full`` the whole page; with
+    ``inversion``, after clicking that row of the inversion tables (its interval zoomed and
+    highlighted in the timeline); with ``view``, the timeline showing that stretch (µs from
+    the trace's start); with ``at``, the window scrolled to the element of that id."""
+    driver = open_chromium(width, height)
     try:
+        driver.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+        )
         driver.get(html_path.resolve().as_uri())
         if inversion is not None:
             rows = driver.find_elements("css selector", f'tr.inversion[data-k="{inversion}"]')
             if not rows:
                 raise TacetError(f"--inversion {inversion}: the report has no such inversion")
             driver.execute_script("arguments[0].click()", rows[0])
-        height = driver.execute_script("return document.documentElement.scrollHeight")
-        driver.set_window_size(width, int(height) + 100)
+        if view is not None:
+            driver.execute_script("window.tacetReport.show(arguments[0], arguments[1])", *view)
+        if full:
+            page = driver.execute_script("return document.documentElement.scrollHeight")
+            driver.execute_cdp_cmd(
+                "Emulation.setDeviceMetricsOverride",
+                {"width": width, "height": int(page), "deviceScaleFactor": 1, "mobile": False},
+            )
         driver.execute_script("window.scrollTo(0, 0)")
+        if at is not None:
+            if not driver.find_elements("id", at):
+                raise TacetError(f"--at {at}: the report has no element of that id")
+            driver.execute_script(
+                "window.scrollTo(0, document.getElementById(arguments[0]).offsetTop - 8)", at
+            )
         if not driver.save_screenshot(str(png_path)):
             raise TacetError(f"{png_path}: chromium could not write the screenshot")
     finally:
         driver.quit()
 
 
-def load_analysis(path: Path) -> dict:
+def load_analysis(path: Path, run: int | None = None) -> dict:
     """The analysis dict in ``path``: its JSON, or the analysis of a trace dump (decoded by
-    tacet.tracefmt and analysed by tacet.trace_analysis)."""
+    tacet.tracefmt and analysed by tacet.trace_analysis; of a file of several runs, the
+    ``run``-th, by default the last)."""
     try:
         data = path.read_bytes()
     except OSError as error:
@@ -1060,12 +1375,26 @@ def load_analysis(path: Path) -> dict:
             raise TacetError(f"{path}: not JSON: {error}") from None
     try:
         from tacet.trace_analysis import analyze  # noqa: PLC0415
-        from tacet.tracefmt import decode  # noqa: PLC0415
+        from tacet.tracefmt import decode_runs  # noqa: PLC0415
     except ImportError:
         raise TacetError(
             f"{path}: not JSON, and this tacet cannot decode trace dumps (tacet.tracefmt)"
         ) from None
-    return analyze(decode(data, str(path)), str(path))
+    traces = decode_runs(data, str(path))
+    if run is not None and not 1 <= run <= len(traces):
+        raise TacetError(f"--run {run}: {path} holds {len(traces)} traces")
+    return analyze(traces[-1 if run is None else run - 1], str(path))
+
+
+def _stretch(text: str) -> tuple[float, float]:
+    """``--view START:END``: two times in µs, the first below the second."""
+    try:
+        start, end = (float(part) for part in text.split(":"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected START:END in µs") from None
+    if not (math.isfinite(start) and math.isfinite(end) and 0 <= start < end):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected 0 <= START < END")
+    return start, end
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -1082,7 +1411,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--html", type=Path, help="the report to write")
     parser.add_argument("--screenshot", type=Path, help="a PNG of the report to write")
-    parser.add_argument("--width", type=int, default=1280, help="the page's width in pixels")
+    parser.add_argument("--width", type=int, default=1280, help="the window's width in pixels")
+    parser.add_argument(
+        "--height", type=int, default=800, help="the window's height in pixels (the first screen)"
+    )
+    parser.add_argument("--full", action="store_true", help="the whole page, not the first screen")
+    parser.add_argument(
+        "--view",
+        type=_stretch,
+        metavar="START:END",
+        help="show this stretch in the timeline (µs from the trace's start) before the screenshot",
+    )
+    parser.add_argument(
+        "--at", metavar="ID", help="scroll to the element of this id (timeline, events ...)"
+    )
+    parser.add_argument(
+        "--run",
+        type=int,
+        metavar="N",
+        help="a trace dump of several runs: the N-th (1 = the first; default: the last)",
+    )
     parser.add_argument(
         "--inversion",
         type=int,
@@ -1103,11 +1451,20 @@ def main(argv: Sequence[str] | None = None) -> int:
                     raise TacetError(f"{out}: no such report")
             else:
                 out = args.html or Path(scratch) / "report.html"
-                write_html(load_analysis(args.input), out)
+                write_html(load_analysis(args.input, args.run), out)
                 if args.html:
                     print(f"report: {args.html}")
             if args.screenshot:
-                screenshot(out, args.screenshot, args.width, args.inversion)
+                screenshot(
+                    out,
+                    args.screenshot,
+                    args.width,
+                    args.inversion,
+                    height=args.height,
+                    full=args.full,
+                    view=args.view,
+                    at=args.at,
+                )
                 print(f"screenshot: {args.screenshot}")
     except TacetError as error:
         print(f"trace_report: {error.message}", file=sys.stderr)
@@ -1116,334 +1473,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 _NAV_LINKS = (
-    ("summary", "Summary"),
+    ("overview", "CPU share"),
     ("timeline", "Timeline"),
+    ("events", "Events"),
+    ("summary", "Summary"),
     ("inversions", "Inversions"),
-    ("cpu", "CPU load"),
+    ("cpu", "Load and ready queue"),
     ("preemptions", "Preemptions"),
     ("histograms", "Histograms"),
 )
 
-_CSS = """
-:root { color-scheme: light; --fg: #1d2327; --muted: #5f6b73; --line: #d5dbe0; }
-* { box-sizing: border-box; }
-body { margin: 0; font: 14px/1.4 system-ui, -apple-system, "Segoe UI", "DejaVu Sans",
-       sans-serif; color: var(--fg); background: #fbfcfd; }
-header { padding: 14px 24px 6px; background: #fff; border-bottom: 1px solid var(--line); }
-h1 { font-size: 20px; margin: 0 0 4px; }
-h2 { font-size: 17px; margin: 0 0 8px; }
-h3 { font-size: 15px; margin: 16px 0 6px; }
-main { padding: 8px 24px 40px; }
-section { background: #fff; border: 1px solid var(--line); border-radius: 6px;
-          padding: 14px 16px; margin: 14px 0; }
-nav a { margin-right: 14px; color: #3b6ea8; }
-.meta { color: var(--muted); margin: 2px 0 6px; }
-.warn { color: #a3261b; font-weight: 600; }
-.none { color: var(--muted); font-style: italic; }
-table { border-collapse: collapse; }
-table.grid th, table.grid td { border: 1px solid var(--line); padding: 3px 8px; }
-table.grid thead th { background: #f1f4f6; }
-table.totals th { text-align: left; padding: 2px 16px 2px 0; font-weight: 600; }
-td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-#summary-table { margin-top: 10px; font-size: 13px; }
-.wide { overflow-x: auto; }
-#summary-table tbody th { text-align: left; }
-.inv-table tbody tr { cursor: pointer; }
-.inv-table tbody tr:hover, .inv-table tbody tr:focus { background: #fff4e0; outline: none; }
-.inv-table tbody tr.selected { background: #ffe1c2; }
-tr.unbounded td:first-child { border-left: 4px solid #d62728; }
-tr.bounded td:first-child { border-left: 4px solid #ff9f1c; }
-.controls button { margin-right: 4px; padding: 2px 10px; }
-#tl-range { margin-left: 12px; color: var(--muted); font-variant-numeric: tabular-nums; }
-.hint { color: var(--muted); font-size: 12px; margin: 6px 0; }
-.legend { margin: 4px 0 8px; font-size: 12px; }
-.key { margin-right: 12px; white-space: nowrap; }
-.sw { display: inline-block; width: 12px; height: 12px; margin-right: 4px;
-      vertical-align: -2px; border-radius: 2px; }
-#tl-box { width: 100%; overflow: hidden; border: 1px solid var(--line); background: #fff; }
-#tl-svg { display: block; user-select: none; cursor: grab; }
-#tl-svg.dragging { cursor: grabbing; }
-#tl-svg text { font-size: 11px; fill: var(--fg); }
-#tl-svg .axis text { fill: var(--muted); font-size: 10px; }
-#tl-svg .tick { stroke: #e6eaed; }
-#tl-svg .lane-bg { fill: #f6f8f9; }
-#tl-svg .lane-label.hl-lane { font-weight: 700; }
-#tl-svg .role { font-weight: 700; fill: #d62728; }
-#tl-svg .hl { fill: #d62728; fill-opacity: 0.12; stroke: #d62728; stroke-width: 1.5; }
-#tl-svg .hl-row { fill: none; stroke: #d62728; stroke-width: 1; stroke-dasharray: 3 2; }
-#tl-svg .hl, #tl-svg .hl-row { pointer-events: none; }  /* hover reaches the slices */
-#tl-svg .slice:hover { stroke: #000; stroke-width: 1; }
-#tl-svg .inv-mark { cursor: pointer; }
-.chart svg { max-width: 100%; height: auto; }
-#energy-table td.share { position: relative; min-width: 110px; }
-#energy-table .bar { position: absolute; left: 0; top: 3px; bottom: 3px; background: #2e9d4a;
-                     opacity: 0.25; }
-#energy-table tr.total th, #energy-table tr.total td { font-weight: 600; }
-#tooltip { position: fixed; z-index: 10; pointer-events: none; background: #1d2327;
-           color: #fff; padding: 6px 9px; border-radius: 4px; font-size: 12px;
-           line-height: 1.45; max-width: 360px; box-shadow: 0 2px 8px rgba(0,0,0,.25); }
-#tooltip b { color: #ffd58a; }
-"""
 
-# The timeline: SVG markup built as text for what is on screen only (a run of slices
-# narrower than a pixel becomes one "mixed" rectangle), so that the document holds a few
-# thousand elements whatever the trace's length.
-_JS = r"""
-(function () {
-  "use strict";
-  var data = JSON.parse(document.getElementById("tl-data").textContent);
-  var svg = document.getElementById("tl-svg");
-  var box = document.getElementById("tl-box");
-  var tip = document.getElementById("tooltip");
-  var rangeLabel = document.getElementById("tl-range");
-  var LABEL_W = 170, LANE_H = 24, AXIS_H = 22, INV_H = data.inv.length ? 16 : 0, PAD = 8;
-  var lanes = data.lanes, states = data.states;
-  var dur = data.duration > 0 ? data.duration : 1;
-  var MIN_SPAN = Math.max(dur * 1e-9, 0.001);
-  var v0 = 0, v1 = dur, highlight = -1, plotW = 100;
-
-  function esc(s) {
-    return String(s).replace(/[&<>"]/g, function (c) {
-      return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c];
-    });
-  }
-  function fmt(us) {
-    var a = Math.abs(us);
-    if (a >= 1e6) return (us / 1e6).toFixed(3) + " s";
-    if (a >= 1e3) return (us / 1e3).toFixed(3) + " ms";
-    return us.toFixed(a >= 100 ? 1 : 2) + " µs";
-  }
-  function x(t) { return LABEL_W + (t - v0) / (v1 - v0) * plotW; }
-  function clampView() {
-    var span = Math.min(Math.max(v1 - v0, MIN_SPAN), dur);
-    if (v0 < 0) v0 = 0;
-    if (v0 + span > dur) v0 = dur - span;
-    v1 = v0 + span;
-  }
-  // The first slice of a lane (flat, 6 numbers each) that ends after t.
-  function firstAfter(s, t) {
-    var lo = 0, hi = s.length / 6;
-    while (lo < hi) {
-      var mid = (lo + hi) >> 1;
-      if (s[mid * 6] + s[mid * 6 + 1] <= t) lo = mid + 1; else hi = mid;
-    }
-    return lo;
-  }
-  function niceStep(raw) {
-    var p = Math.pow(10, Math.floor(Math.log10(raw))), m = raw / p;
-    return p * (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10);
-  }
-  function render() {
-    var width = Math.max(box.clientWidth, 320);
-    plotW = width - LABEL_W - PAD;
-    var top = AXIS_H + INV_H;
-    var height = top + Math.max(lanes.length, 1) * LANE_H + 4;
-    var out = [], i, k;
-    svg.setAttribute("width", width);
-    svg.setAttribute("height", height);
-    svg.setAttribute("viewBox", "0 0 " + width + " " + height);
-    for (i = 0; i < lanes.length; i++) {
-      if (i % 2 === 0) {
-        out.push('<rect class="lane-bg" x="0" y="' + (top + i * LANE_H) + '" width="' + width +
-                 '" height="' + LANE_H + '"/>');
-      }
-    }
-    var step = niceStep((v1 - v0) / Math.max(plotW / 110, 1));
-    out.push('<g class="axis">');
-    for (var t = Math.ceil(v0 / step) * step; t <= v1 + 1e-12; t += step) {
-      var tx = x(t).toFixed(1);
-      out.push('<line class="tick" x1="' + tx + '" x2="' + tx + '" y1="' + (AXIS_H - 4) +
-               '" y2="' + height + '"/><text x="' + tx + '" y="' + (AXIS_H - 8) +
-               '" text-anchor="middle">' + esc(fmt(t)) + "</text>");
-    }
-    out.push("</g>");
-    if (!lanes.length) {
-      out.push('<text x="' + PAD + '" y="' + (top + 16) + '">No contexts in this trace.</text>');
-    }
-    var roles = {};
-    if (highlight >= 0) {
-      var h = data.inv[highlight];
-      roles[h[2]] = "H"; roles[h[3]] = "M"; roles[h[4]] = "L";
-    }
-    for (i = 0; i < lanes.length; i++) {
-      var ln = lanes[i], y = top + i * LANE_H;
-      var label = ln.name + (ln.prio === null ? "" : " (" + ln.prio + ")");
-      out.push('<text class="lane-label' + (roles[i] ? " hl-lane" : "") + '" data-lane="' + i +
-               '" data-ctx="' + esc(ln.id) + '" x="' + PAD + '" y="' + (y + LANE_H / 2 + 4) +
-               '">' + (roles[i] ? '<tspan class="role">' + roles[i] + " </tspan>" : "") +
-               esc(label.length > 24 ? label.slice(0, 23) + "…" : label) + "</text>");
-      drawLane(out, i, y);
-    }
-    for (k = 0; k < data.inv.length; k++) {
-      var v = data.inv[k];
-      if (v[1] < v0 || v[0] > v1) continue;
-      var a = Math.max(x(v[0]), LABEL_W), b = Math.min(x(v[1]), LABEL_W + plotW);
-      out.push('<rect class="inv-mark ' + (v[5] ? "inv-b" : "inv-u") + '" data-k="' + k +
-               '" x="' + a.toFixed(1) + '" y="' + (AXIS_H + 2) + '" width="' +
-               Math.max(b - a, 2).toFixed(1) + '" height="' + (INV_H - 5) + '"/>');
-    }
-    if (highlight >= 0) {
-      var hv = data.inv[highlight];
-      var ha = Math.max(x(hv[0]), LABEL_W), hb = Math.min(x(hv[1]), LABEL_W + plotW);
-      out.push('<rect id="tl-highlight" class="hl" x="' + ha.toFixed(1) + '" y="' + AXIS_H +
-               '" width="' + Math.max(hb - ha, 2).toFixed(1) + '" height="' +
-               (height - AXIS_H) + '"/>');
-      [hv[2], hv[3], hv[4]].forEach(function (l) {
-        out.push('<rect class="hl-row" x="1" y="' + (top + l * LANE_H + 1) + '" width="' +
-                 (width - 2) + '" height="' + (LANE_H - 2) + '"/>');
-      });
-    }
-    svg.innerHTML = out.join("");
-    svg.setAttribute("data-v0", v0);
-    svg.setAttribute("data-v1", v1);
-    rangeLabel.textContent = fmt(v0) + " \u2013 " + fmt(v1) + "  (" + fmt(v1 - v0) +
-      " shown, \u00d7" + (dur / (v1 - v0)).toFixed(1) + ")";
-  }
-  function drawLane(out, l, y) {
-    var s = lanes[l].s, n = s.length / 6, idle = lanes[l].kind === "idle";
-    var run = null;
-    function rect(cls, x0, x1, i, count) {
-      var full = cls === "s-running" || cls === "s-idle" || cls === "s-mixed";
-      var hgt = full ? LANE_H - 6 : LANE_H - 14;
-      var yy = y + (LANE_H - hgt) / 2;
-      out.push('<rect class="slice ' + cls + '" data-l="' + l + '" data-i="' + i +
-               '" data-n="' + count + '" x="' + x0.toFixed(2) + '" y="' + yy + '" width="' +
-               Math.max(x1 - x0, 1).toFixed(2) + '" height="' + hgt + '"/>');
-    }
-    function flush() {
-      if (run) rect(run.n > 1 ? "s-mixed" : run.cls, run.x0, run.x1, run.i, run.n);
-      run = null;
-    }
-    for (var i = firstAfter(s, v0); i < n && s[i * 6] < v1; i++) {
-      var x0 = Math.max(x(s[i * 6]), LABEL_W);
-      var x1 = Math.min(x(s[i * 6] + s[i * 6 + 1]), LABEL_W + plotW);
-      var st = states[s[i * 6 + 2]];
-      var cls = "s-" + (idle && st === "running" ? "idle" : st);
-      if (x1 - x0 >= 1) { flush(); rect(cls, x0, x1, i, 1); continue; }
-      if (run && x0 - run.x1 < 1) { run.x1 = Math.max(run.x1, x1); run.n++; continue; }
-      flush();
-      run = {x0: x0, x1: x1, i: i, n: 1, cls: cls};
-    }
-    flush();
-  }
-  function zoom(centre, factor) {
-    var a = centre - (centre - v0) * factor, b = centre + (v1 - centre) * factor;
-    v0 = a; v1 = b; clampView(); render();
-  }
-  function pan(fraction) {
-    var d = (v1 - v0) * fraction; v0 += d; v1 += d; clampView(); render();
-  }
-  function timeAt(clientX) {
-    var r = svg.getBoundingClientRect();
-    return v0 + (clientX - r.left - LABEL_W) / plotW * (v1 - v0);
-  }
-  function showTip(e, lines) {
-    tip.innerHTML = lines.join("<br>");
-    tip.hidden = false;
-    var w = tip.offsetWidth, hgt = tip.offsetHeight;
-    var left = e.clientX + 14, topPx = e.clientY + 14;
-    if (left + w > window.innerWidth - 4) left = e.clientX - w - 14;
-    if (topPx + hgt > window.innerHeight - 4) topPx = e.clientY - hgt - 14;
-    tip.style.left = Math.max(left, 4) + "px";
-    tip.style.top = Math.max(topPx, 4) + "px";
-  }
-  function sliceTip(l, i, count) {
-    var ln = lanes[l], s = ln.s, o = i * 6;
-    if (count > 1) {
-      var last = (i + count - 1) * 6;
-      return ["<b>" + esc(ln.name) + "</b>", count + " slices narrower than a pixel",
-              "from " + fmt(s[o]) + " to " + fmt(s[last] + s[last + 1]), "zoom in to see them"];
-    }
-    var lines = ["<b>" + esc(ln.name) + "</b> (" + esc(ln.kind) + ")",
-                 "state: " + esc(states[s[o + 2]]),
-                 "start: " + fmt(s[o]), "duration: " + fmt(s[o + 1]),
-                 "object: " + (s[o + 3] >= 0 ? esc(data.objects[s[o + 3]]) : "\u2013")];
-    if (s[o + 4] >= 0) {
-      lines.push("priority: " + s[o + 4] + (s[o + 5] >= 0 ? ", threshold: " + s[o + 5] : ""));
-    }
-    return lines;
-  }
-  function invTip(k) {
-    var v = data.inv[k];
-    return ["<b>" + (v[5] ? "bounded" : "unbounded") + " priority inversion</b>",
-            "high: " + esc(lanes[v[2]].name) + ", medium: " + esc(lanes[v[3]].name) +
-            ", low: " + esc(lanes[v[4]].name), "object: " + esc(v[6]),
-            "from " + fmt(v[0]) + " for " + fmt(v[1] - v[0]), "click to zoom"];
-  }
-  function focusInversion(k) {
-    var v = data.inv[k], len = Math.max(v[1] - v[0], MIN_SPAN);
-    highlight = k;
-    v0 = v[0] - len * 0.5; v1 = v[1] + len * 0.5;
-    clampView(); render();
-    document.querySelectorAll("tr.inversion").forEach(function (r) {
-      r.classList.toggle("selected", Number(r.getAttribute("data-k")) === k);
-    });
-    box.scrollIntoView({block: "center"});
-  }
-
-  var drag = null;
-  svg.addEventListener("wheel", function (e) {
-    e.preventDefault();
-    zoom(Math.min(Math.max(timeAt(e.clientX), v0), v1), e.deltaY < 0 ? 1 / 1.3 : 1.3);
-  }, {passive: false});
-  svg.addEventListener("mousedown", function (e) {
-    if (e.button !== 0) return;
-    drag = {x: e.clientX, v0: v0, v1: v1, moved: false};
-    svg.classList.add("dragging");
-  });
-  window.addEventListener("mousemove", function (e) {
-    if (!drag) return;
-    var dx = e.clientX - drag.x;
-    if (Math.abs(dx) > 2) drag.moved = true;
-    var dt = dx / plotW * (drag.v1 - drag.v0);
-    v0 = drag.v0 - dt; v1 = drag.v1 - dt; clampView();
-    window.requestAnimationFrame(render);
-  });
-  window.addEventListener("mouseup", function () {
-    drag = null; svg.classList.remove("dragging");
-  });
-  svg.addEventListener("mousemove", function (e) {
-    var t = e.target;
-    if (drag && drag.moved) { tip.hidden = true; return; }
-    if (t.classList && t.classList.contains("slice")) {
-      showTip(e, sliceTip(+t.getAttribute("data-l"), +t.getAttribute("data-i"),
-                          +t.getAttribute("data-n")));
-    } else if (t.classList && t.classList.contains("inv-mark")) {
-      showTip(e, invTip(+t.getAttribute("data-k")));
-    } else {
-      tip.hidden = true;
-    }
-  });
-  svg.addEventListener("mouseleave", function () { tip.hidden = true; });
-  svg.addEventListener("click", function (e) {
-    var t = e.target;
-    if (t.classList && t.classList.contains("inv-mark")) focusInversion(+t.getAttribute("data-k"));
-  });
-  document.getElementById("tl-in").addEventListener("click", function () {
-    zoom((v0 + v1) / 2, 0.5);
-  });
-  document.getElementById("tl-out").addEventListener("click", function () {
-    zoom((v0 + v1) / 2, 2);
-  });
-  document.getElementById("tl-left").addEventListener("click", function () { pan(-0.4); });
-  document.getElementById("tl-right").addEventListener("click", function () { pan(0.4); });
-  document.getElementById("tl-reset").addEventListener("click", function () {
-    v0 = 0; v1 = dur; highlight = -1; render();
-    document.querySelectorAll("tr.inversion.selected").forEach(function (r) {
-      r.classList.remove("selected");
-    });
-  });
-  document.querySelectorAll("tr.inversion").forEach(function (row) {
-    var k = Number(row.getAttribute("data-k"));
-    row.addEventListener("click", function (e) { e.preventDefault(); focusInversion(k); });
-    row.addEventListener("keydown", function (e) {
-      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); focusInversion(k); }
-    });
-  });
-  window.addEventListener("resize", render);
-  render();
-})();
-"""
+def _asset(name: str) -> str:
+    """A file of the report's page (its style sheet, its script), from the package."""
+    return (resources.files("tacet") / "templates" / "trace_report" / name).read_text("utf-8")
 
 
 if __name__ == "__main__":

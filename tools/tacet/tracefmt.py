@@ -1,12 +1,16 @@
 # SPDX-License-Identifier: MIT
 """Decode a Tacet trace dump (docs/trace.md, include/tacet/trace.h) into dataclasses.
 
-``decode(data, where)`` reads a dump of either pointer width and byte order and returns a
-``Trace``: the header, the object registry and the kept events, oldest first, each with its
-full 64-bit time and its sequence number (its place among every event recorded since tracing
-was enabled). Input that is not a well-formed dump raises ``TraceFormatError`` naming the byte
-offset and what was expected; a dump that lost events (a wrapped ring, a full buffer in stop
-mode) decodes, and ``Trace.notes`` says what is missing. A kernel built with TC_POWER records
+``decode_runs(data, where)`` reads a file of one or more dumps (the ports write one per kernel
+run, one after another) of either pointer width and byte order and returns a ``Trace`` per
+dump: the header, the object registry, the trace's name (``tc_trace_label``) and the kept
+events, oldest first, each with its full 64-bit time and its sequence number (its place among
+every event recorded since tracing was enabled); ``decode(data, where, run)`` returns one of
+them. Input that is not a well-formed dump raises ``TraceFormatError`` naming the byte offset
+and what was expected; a dump that lost events (a wrapped ring, a full buffer in stop mode) or
+that was cut short (a file that ends before its last event slot) decodes what it holds, and
+``Trace.notes`` says what is missing. Only a header too short to read is refused for being
+short. A kernel built with TC_POWER records
 its energy books at the end of the trace (TC_TRACE_EV_ENERGY records): ``Trace.energy`` is that
 snapshot when the dump holds it whole, and ``Trace.energy_status`` says whether it does.
 
@@ -63,6 +67,7 @@ KERNEL_EVENTS: dict[int, str] = {
     13: "POWER",
     14: "ENERGY",
     15: "POLICY",
+    16: "LOCK",
 }
 EV = {name: number for number, name in KERNEL_EVENTS.items()}
 
@@ -177,6 +182,7 @@ OBJECT_TYPES: tuple[str, ...] = (
     "timer",
     "block pool",
     "byte pool",
+    "label",  # not an object: the trace's name (tc_trace_label)
 )
 OBJ = {name: number for number, name in enumerate(OBJECT_TYPES)}
 
@@ -364,6 +370,12 @@ class Trace:
     # Where the clock's rate changed (POWER events of a port whose clock follows the operating
     # point): (tc_cycles() value, its time in units of the header's clock_hz, rate in Hz).
     clock: tuple[tuple[int, float, int], ...] = ()
+    label: str | None = None  # the trace's name (tc_trace_label), None when it has none
+    run: int = 1  # its place in the file: the ports write one dump per kernel run, in order
+    runs: int = 1  # dumps in the file
+    offset: int = 0  # of its header in the file
+    cut_events: int = 0  # events its header says it holds that the input lacks (cut short)
+    cut_bytes: int = 0  # bytes missing from the end of the dump
     _by_address: dict[int, list[TraceObject]] | None = field(default=None, repr=False)
 
     @property
@@ -373,6 +385,12 @@ class Trace:
     @property
     def wrapped(self) -> bool:
         return self.header.wrapped
+
+    @property
+    def title(self) -> str:
+        """Which trace of the file this is, and its name: "run 2 of 2, case 2: threshold 1"."""
+        where = f"run {self.run} of {self.runs}"
+        return f"{where}, {self.label}" if self.label else where
 
     def object_at(self, address: int, seq: int | None = None) -> TraceObject | None:
         """The registry entry that named `address` when event `seq` was recorded."""
@@ -409,13 +427,17 @@ class Trace:
 
 
 class _Reader:
-    def __init__(self, data: bytes, where: str, order: str) -> None:
+    """One dump's bytes (``data``, from its header to the end of the input), its byte order,
+    and where it starts in the file (``base``), which every error's offset counts from."""
+
+    def __init__(self, data: bytes, where: str, order: str, base: int = 0) -> None:
         self.data = data
         self.where = where
         self.order = "<" if order == "little" else ">"
+        self.base = base
 
     def fail(self, offset: int, message: str) -> TraceFormatError:
-        return TraceFormatError(self.where, offset, message)
+        return TraceFormatError(self.where, self.base + offset, message)
 
     def need(self, offset: int, size: int, what: str) -> None:
         if offset + size > len(self.data):
@@ -433,10 +455,16 @@ def _text(raw: bytes) -> str:
     return raw.split(b"\0", 1)[0].decode("utf-8", errors="replace")
 
 
-def _header(data: bytes, where: str) -> tuple[_Reader, Header]:
+def _magic_at(data: bytes, offset: int) -> bool:
+    """Whether a dump's header (its magic, in either byte order) starts at ``offset``."""
+    word = data[offset : offset + 4]
+    return len(word) == 4 and MAGIC in (struct.unpack("<I", word)[0], struct.unpack(">I", word)[0])
+
+
+def _header(data: bytes, where: str, base: int = 0) -> tuple[_Reader, Header]:
     if len(data) < 4:
         raise TraceFormatError(
-            where, 0, f"truncated: expected a {HEADER_SIZE}-byte trace header, got {len(data)}"
+            where, base, f"truncated: expected a {HEADER_SIZE}-byte trace header, got {len(data)}"
         )
     if struct.unpack_from("<I", data, 0)[0] == MAGIC:
         order = "little"
@@ -445,11 +473,11 @@ def _header(data: bytes, where: str) -> tuple[_Reader, Header]:
     else:
         raise TraceFormatError(
             where,
-            0,
+            base,
             f"expected the trace magic 0x{MAGIC:08x} ('TCTR'), found {data[:4].hex()}: "
             "not a Tacet trace dump",
         )
-    r = _Reader(data, where, order)
+    r = _Reader(data, where, order, base)
     r.need(0, HEADER_SIZE, "the trace header")
     (
         _,
@@ -568,11 +596,12 @@ def _check_header(r: _Reader, h: Header) -> None:
 
 
 def _registry(r: _Reader, h: Header) -> list[TraceObject]:
+    """The registry's entries in use (labels included), as far as the input holds whole ones."""
     p = h.ptr_size
     pointer = "I" if p == 4 else "Q"
-    r.need(h.header_size, h.objects * h.object_size, f"the registry ({h.objects} entries)")
+    whole = max(0, len(r.data) - h.header_size) // h.object_size
     found = []
-    for index in range(h.objects):
+    for index in range(min(h.objects, whole)):
         offset = h.header_size + index * h.object_size
         address, kind, deleted, extra, created = r.unpack(pointer + "BBHI", offset)
         if kind >= len(OBJECT_TYPES):
@@ -593,16 +622,34 @@ def _registry(r: _Reader, h: Header) -> list[TraceObject]:
     return found
 
 
-def _events(r: _Reader, h: Header) -> tuple[list[Event], list[int]]:
+def _present(r: _Reader, h: Header) -> tuple[int, int, int]:
+    """Which of the kept events the input holds, when it was cut short: the newest run of
+    consecutive ones whose slots lie wholly in the input, as (index of its first among the kept,
+    oldest first; how many; events whose slots are there but lie before a gap and are left out).
+    A ring's slots are in the file by slot, not by age: a cut removes a stretch in the middle of
+    its history, and what lies before that stretch cannot be placed in time."""
+    kept = h.kept
+    whole = max(0, len(r.data) - h.events_offset) // h.event_size
+    first_slot = h.first_slot % h.events
+    if first_slot == 0:  # the kept events in slot order: a cut leaves the oldest
+        return 0, min(kept, whole), 0
+    if whole >= h.events:
+        return 0, kept, 0
+    # A ring, oldest at `first_slot`: slots 0 .. first_slot-1 hold the newest events.
+    newest = min(first_slot, whole)
+    return kept - first_slot, newest, max(0, whole - first_slot)
+
+
+def _events(r: _Reader, h: Header, first: int, count: int) -> tuple[list[Event], list[int]]:
+    """Kept events ``first`` .. ``first + count - 1`` (oldest first) and their raw times."""
     p = h.ptr_size
     fmt = "IHBBHH" + ("I" if p == 4 else "4xQ") + ("4I" if p == 4 else "4Q")
     kept = h.kept
-    r.need(h.events_offset, kept * h.event_size, f"{kept} event slots")
     first_slot = h.first_slot % h.events
     first_seq = 0 if h.stop_mode else (h.recorded - kept) % U32
     events: list[Event] = []
     raw_times: list[int] = []
-    for i in range(kept):
+    for i in range(first, first + count):
         slot = (first_slot + i) % h.events
         offset = h.events_offset + slot * h.event_size
         time, event_id, irq, reserved, priority, threshold, ctx, *args = r.unpack(fmt, offset)
@@ -631,8 +678,11 @@ def _events(r: _Reader, h: Header) -> tuple[list[Event], list[int]]:
     return events, raw_times
 
 
-def _times(r: _Reader, h: Header, events: list[Event], raw: list[int]) -> tuple[list[int], bool]:
-    """Full times: deltas modulo 2^32 from an anchor (the header's start, or a TIME event)."""
+def _times(
+    r: _Reader, h: Header, events: list[Event], raw: list[int], from_start: bool
+) -> tuple[list[int], bool]:
+    """Full times: deltas modulo 2^32 from an anchor (the header's start when the first event
+    is the first recorded, ``from_start``, or a TIME event)."""
     n = len(events)
     full = [0] * n
     if n == 0:
@@ -640,7 +690,7 @@ def _times(r: _Reader, h: Header, events: list[Event], raw: list[int]) -> tuple[
     anchor = next((i for i, e in enumerate(events) if e.id == EV["TIME"]), None)
     anchored = True
     start = 0
-    if h.stop_mode or h.lost == 0:
+    if from_start:
         # The first kept event is the first recorded: it follows the start.
         full[0] = _time_value(events[0]) if anchor == 0 else h.start + (raw[0] - h.start) % U32
     elif anchor is not None:
@@ -850,19 +900,31 @@ class _Snapshot:
         )
 
 
-def _energy(r: _Reader, h: Header, events: list[Event]) -> tuple[EnergySnapshot | None, str, str]:
+@dataclass(frozen=True)
+class _Gaps:
+    """What the decoded events lack at either end: the oldest (a ring overwrote them, or a cut
+    left them out) or the newest (a full stop-mode buffer dropped them, or the dump was cut)."""
+
+    oldest: bool
+    newest: bool
+    why: str  # said in the notes: "the ring wrapped: ..."
+
+
+def _energy(
+    r: _Reader, h: Header, events: list[Event], gaps: _Gaps
+) -> tuple[EnergySnapshot | None, str, str]:
     """The energy snapshot of the dump, its status and what to note about it.
 
     The kernel records it with the lock held, as the last events before the closing TIME
     event: its records are consecutive, BEGIN first and END last, nothing but that TIME after.
-    A ring may have overwritten its start, a full stop-mode buffer dropped its end; anything
-    else out of place is a malformed dump."""
+    A ring may have overwritten its start, a full stop-mode buffer or a cut dropped its end;
+    anything else out of place is a malformed dump."""
     at = [i for i, e in enumerate(events) if e.id == EV["ENERGY"]]
     snapshot = _Snapshot(r, h)
     if not at:
         if not h.flags & F_ENERGY:
             return None, "none", ""
-        if not h.lost:
+        if not (gaps.oldest or gaps.newest):
             raise r.fail(
                 7,
                 "expected the energy snapshot's events (the flags say it was recorded), found none",
@@ -870,7 +932,7 @@ def _energy(r: _Reader, h: Header, events: list[Event]) -> tuple[EnergySnapshot 
         return (
             None,
             "missing",
-            f"the energy snapshot was not kept ({_why_lost(h)}): no energy figures",
+            f"the energy snapshot was not kept ({gaps.why}): no energy figures",
         )
     first, last = at[0], at[-1]
     if not h.flags & F_ENERGY:
@@ -902,15 +964,15 @@ def _energy(r: _Reader, h: Header, events: list[Event]) -> tuple[EnergySnapshot 
     if begun and ended:
         return snapshot.finish(records[0], records[-1], len(records)), "whole", ""
     # Where records may be missing: the oldest of a ring, the newest of a full buffer.
-    overwritten = first == 0 and h.lost > 0 and not h.stop_mode
-    dropped = h.full and h.lost > 0 and not after
+    overwritten = first == 0 and gaps.oldest
+    dropped = gaps.newest and not after
     if (begun or overwritten) and (ended or dropped):
         return (
             None,
             "partial",
             (
                 f"the energy snapshot is partial ({len(records)} of its records kept; "
-                f"{_why_lost(h)}): no energy figures"
+                f"{gaps.why}): no energy figures"
             ),
         )
     end = "begin with BEGIN" if not (begun or overwritten) else "end with END"
@@ -919,7 +981,7 @@ def _energy(r: _Reader, h: Header, events: list[Event]) -> tuple[EnergySnapshot 
 
 
 def _clock(
-    r: _Reader, h: Header, events: list[Event], energy: EnergySnapshot | None
+    r: _Reader, h: Header, events: list[Event], energy: EnergySnapshot | None, gaps: _Gaps
 ) -> tuple[tuple[tuple[int, float, int], ...], str]:
     """The clock's segments (Trace.clock) and what to note about them. A port whose clock
     follows the operating point records it in each POWER event's a3; the rate before the
@@ -938,7 +1000,7 @@ def _clock(
     if not events or not follows:
         return (), ""
     rate, note = h.clock_hz, ""
-    if h.lost and not h.stop_mode:  # a ring: the rate when the first kept event was recorded
+    if gaps.oldest:  # the rate when the first kept event was recorded
         if not changes and energy is not None:
             rate = energy.points[energy.point][0]
         else:
@@ -947,8 +1009,8 @@ def _clock(
                 rate = energy.points[before][0]
             elif before != NO_POINT or changes[0] is not events[0]:
                 note = (
-                    "the clock follows the operating point and the ring lost the point before "
-                    f"the first kept POWER event: times before it assume {h.clock_hz} Hz"
+                    "the clock follows the operating point and the events before the first "
+                    f"kept POWER event are lost: times before it assume {h.clock_hz} Hz"
                 )
     if rate == h.clock_hz and not changes:
         return (), note
@@ -965,19 +1027,52 @@ def _why_lost(h: Header) -> str:
     return f"the ring wrapped: the oldest {h.lost} events were overwritten"
 
 
-def decode(data: bytes, where: str = "<dump>") -> Trace:
-    """Decode a dump; raise TraceFormatError when it is not a well-formed one."""
-    r, h = _header(bytes(data), where)
-    objects = _registry(r, h)
-    events, raw = _events(r, h)
-    times, anchored = _times(r, h, events, raw)
+def _decode_one(data: bytes, where: str, base: int) -> tuple[Trace, int]:
+    """The dump whose header starts at ``base`` of the file ``data``; and where the next one
+    may start (the end of its events, as the ports write it), or the end of the input."""
+    r, h = _header(data[base:], where, base)
+    entries = _registry(r, h)
+    objects = [o for o in entries if o.type != OBJ["label"]]
+    labels = [o for o in entries if o.type == OBJ["label"]]
+    label = max(labels, key=lambda o: o.created).name if labels else None
+    first, count, before_gap = _present(r, h)
+    events, raw = _events(r, h, first, count)
+    cut = h.kept - count
+    newest_cut = first + count < h.kept
+    from_start = first == 0 and (h.stop_mode or h.lost == 0)
+    times, anchored = _times(r, h, events, raw, from_start)
     events = [
         Event(e.seq, e.slot, t, e.id, e.irq, e.priority, e.threshold, e.ctx, e.args)
         for e, t in zip(events, times, strict=True)
     ]
-    energy, energy_status, energy_note = _energy(r, h, events)
-    clock, clock_note = _clock(r, h, events, energy)
+    used = h.events_offset + h.kept * h.event_size
+    cut_bytes = max(0, used - len(r.data))
+    why = [_why_lost(h)] if h.lost else []
+    if cut:
+        why.append(f"the dump is cut short: {cut} of its events are not in the input")
+    gaps = _Gaps(
+        oldest=first > 0 or (h.lost > 0 and not h.stop_mode),
+        newest=newest_cut or (h.full and h.lost > 0),
+        why="; ".join(why),
+    )
+    energy, energy_status, energy_note = _energy(r, h, events, gaps)
+    clock, clock_note = _clock(r, h, events, energy, gaps)
     notes = []
+    if cut_bytes:
+        clauses = [
+            f"the dump is cut short: it ends {cut_bytes} bytes before its last event slot "
+            f"({len(r.data)} of {used} bytes)",
+            f"{cut} of its {h.kept} events are missing",
+        ]
+        if before_gap:
+            clauses.append(
+                f"{before_gap} older ones before the gap are left out (their times cannot be "
+                "placed)"
+            )
+        clauses.append(f"the {count} it holds are decoded")
+        if len(r.data) < h.header_size + h.objects * h.object_size:
+            clauses.append("the registry is cut too: some objects have no name")
+        notes.append("; ".join(clauses))
     if h.wrapped and h.lost:
         notes.append(f"the ring wrapped: the oldest {h.lost} events were overwritten")
     if h.full and h.lost:
@@ -986,8 +1081,80 @@ def decode(data: bytes, where: str = "<dump>") -> Trace:
         notes.append("no TIME event survived in the ring: times are relative to the first event")
     if h.objects_lost:
         notes.append(f"{h.objects_lost} objects were created with the registry full (no names)")
-    used = h.events_offset + h.kept * h.event_size
-    if len(r.data) > used and len(r.data) != h.events_offset + h.events * h.event_size:
-        notes.append(f"{len(r.data) - used} bytes after the last event were ignored")
+    whole = h.events_offset + h.events * h.event_size
+    end = used
+    if len(r.data) > used and not _magic_at(r.data, used):
+        if len(r.data) >= whole and (len(r.data) == whole or _magic_at(r.data, whole)):
+            end = whole  # the whole buffer was copied out (a debugger), unused slots too
+        else:
+            end = len(r.data)
+            notes.append(f"{len(r.data) - used} bytes after the last event were ignored")
     notes += [note for note in (energy_note, clock_note) if note]
-    return Trace(where, h, objects, events, notes, anchored, energy, energy_status, clock)
+    trace = Trace(
+        where, h, objects, events, notes, anchored, energy, energy_status, clock, label,
+        offset=base, cut_events=cut, cut_bytes=cut_bytes,
+    )  # fmt: skip
+    return trace, base + min(end, len(r.data))
+
+
+def dump_count(data: bytes) -> int:
+    """How many dumps ``data`` holds one after another, from their headers alone (a quick
+    look: ``decode_runs`` checks them)."""
+    count, base = 0, 0
+    while _magic_at(data, base) and len(data) - base >= HEADER_SIZE:
+        order = "<" if struct.unpack_from("<I", data, base)[0] == MAGIC else ">"
+        (flags,) = struct.unpack_from(order + "B", data, base + 7)
+        event_size, events, events_offset, nxt = (
+            struct.unpack_from(order + "H", data, base + 24)[0],
+            *struct.unpack_from(order + "III", data, base + 32),
+        )
+        count += 1
+        kept = events if flags & F_WRAPPED else nxt
+        used = base + events_offset + kept * event_size
+        whole = base + events_offset + events * event_size
+        base = used if _magic_at(data, used) else whole
+        if base <= 0 or base >= len(data):
+            break
+    return count
+
+
+def decode_runs(data: bytes, where: str = "<dump>") -> list[Trace]:
+    """Every dump of the file ``data``, in order (the ports write one per kernel run: the
+    first run's first). Raise TraceFormatError when one is not well formed, or when the first
+    is too short to hold a header; a later dump too short for its header is noted on the one
+    before it."""
+    data = bytes(data)
+    traces: list[Trace] = []
+    base = 0
+    while True:
+        label = where if not traces else f"{where} (dump {len(traces) + 1}, at byte {base})"
+        if traces and len(data) - base < HEADER_SIZE:
+            traces[-1].notes.append(
+                f"the file ends with {len(data) - base} bytes of a further dump, too few for its "
+                f"{HEADER_SIZE}-byte header: not decoded"
+            )
+            break
+        trace, end = _decode_one(data, label, base)
+        traces.append(trace)
+        if end >= len(data) or not _magic_at(data, end):
+            break
+        base = end
+    for n, trace in enumerate(traces):
+        trace.run, trace.runs = n + 1, len(traces)
+    return traces
+
+
+def decode(data: bytes, where: str = "<dump>", run: int | None = None) -> Trace:
+    """One dump of ``data``: the only one, or the ``run``-th (1 = the first); raise
+    TraceFormatError when it is not well formed, TacetError when ``run`` is not given and the
+    file holds several, or names none of them."""
+    traces = decode_runs(data, where)
+    if run is None and len(traces) > 1:
+        raise TacetError(
+            f"{where}: holds {len(traces)} traces (one per kernel run of the program): choose "
+            f"one, 1 to {len(traces)}"
+        )
+    index = 1 if run is None else run
+    if not 1 <= index <= len(traces):
+        raise TacetError(f"{where}: no trace {index}: it holds {len(traces)} (1 to {len(traces)})")
+    return traces[index - 1]

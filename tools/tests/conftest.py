@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: MIT
 """Shared fixtures: small Tacet-shaped trees and fake host programs on PATH."""
 
+import json
 import os
 import shutil
 import stat
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -62,6 +64,48 @@ def have_native_toolchain() -> bool:
 needs_cmake = pytest.mark.skipif(
     not have_native_toolchain(), reason="needs cmake, ninja and a C compiler on PATH"
 )
+
+
+HAVE_ARM = all(shutil.which(tool) for tool in ("arm-none-eabi-gcc", "qemu-system-arm"))
+needs_arm = pytest.mark.skipif(not HAVE_ARM, reason="needs arm-none-eabi-gcc and qemu-system-arm")
+
+
+def run_ok(*command: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None) -> str:
+    """Run a command that must succeed; its standard output."""
+    result = subprocess.run(
+        [str(c) for c in command], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, timeout=900, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, f"{command}:\n{result.stdout}\n{result.stderr}"
+    return result.stdout
+
+
+def install_kernel(preset: str, build: Path, prefix: Path, *options: str) -> None:
+    """Configure the kernel alone by ``preset``, build it and install it into ``prefix``."""
+    run_ok("cmake", "--preset", preset, "-S", REPO, "-B", build,
+           "-DTACET_BUILD_TESTS=OFF", "-DTACET_BUILD_EXAMPLES=OFF", *options)  # fmt: skip
+    run_ok("cmake", "--build", build, "-j2")
+    run_ok("cmake", "--install", build, "--prefix", prefix)
+
+
+@pytest.fixture(scope="session")
+def installed_prefix(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A prefix holding the installed sim kernel, the sim kernel with the trace compiled in
+    (configuration sim-trace) and, with the Arm tools, the Cortex-M3 kernel: cmake --install
+    of builds configured by their presets (docs/using-tacet.md). Moved after installing:
+    every path in the package is relative to it."""
+    if not have_native_toolchain():
+        pytest.skip("needs cmake, ninja and a C compiler on PATH")
+    root = tmp_path_factory.mktemp("package")
+    prefix = root / "prefix"
+    install_kernel("sim", root / "build-sim", prefix)
+    traced = ("-DTACET_DEFINITIONS=TC_TRACE=1", "-DTACET_INSTALL_CONFIG=sim-trace")
+    install_kernel("sim", root / "build-sim-trace", prefix, *traced)
+    if HAVE_ARM:
+        install_kernel("qemu-m3", root / "build-qemu-m3", prefix)
+    moved = root / "moved"
+    prefix.rename(moved)
+    return moved
 
 
 def tool_env() -> dict[str, str]:
@@ -154,3 +198,55 @@ def short_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
         return result
 
     monkeypatch.setattr(analysis, "analyze", one_cycle_short)
+
+
+# --- pages in a real browser -----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """Debian's chromium, headless, driven by Selenium through chromedriver
+    (tacet.trace_report.open_chromium: its console and network logs recorded); one per test
+    module. Skips where chromium or chromedriver is missing."""
+    from tacet import trace_report  # noqa: PLC0415  (the tests of fake trees import no tool)
+
+    if trace_report.find_chromium() is None:
+        pytest.skip("chromium or chromedriver is not installed (make deps installs both)")
+    driver = trace_report.open_chromium(1280, 900)
+    yield driver
+    driver.quit()
+
+
+def open_page(driver: object, page: Path | str) -> str:
+    """Load a file (by its file: URL) or a URL, after dropping what earlier pages logged;
+    the URL."""
+    url = page.resolve().as_uri() if isinstance(page, Path) else page
+    driver.get_log("browser")
+    driver.get_log("performance")
+    driver.get(url)
+    return url
+
+
+def console_errors(driver: object) -> list[dict]:
+    """The console's messages of level error or above since the log was last read."""
+    return [e for e in driver.get_log("browser") if e["level"] in ("SEVERE", "ERROR")]
+
+
+def requested(driver: object) -> set[str]:
+    """The URLs asked for (WebSockets too) since the network log was last read."""
+    urls = set()
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message["method"] == "Network.requestWillBeSent":
+            urls.add(message["params"]["request"]["url"])
+        elif message["method"] == "Network.webSocketCreated":
+            urls.add(message["params"]["url"])
+    return urls
+
+
+def assert_clean(driver: object, url: str) -> None:
+    """No console message of level error or above, and no request but the page itself."""
+    errors = console_errors(driver)
+    assert errors == [], errors
+    urls = requested(driver)
+    assert urls == {url}, urls

@@ -499,7 +499,7 @@ def test_a_hand_over_preempts_the_holder_again() -> None:
 
 
 def test_mutex_without_inheritance_and_the_threshold_fix() -> None:
-    # Seed 002's experiment (docs/priority-inversion.md): High and Low share a mutex without
+    # Carbone's experiment (docs/priority-inversion.md): High and Low share a mutex without
     # inheritance, Medium does not. Low fully preemptive: Medium may preempt Low while High
     # waits, the inversion is unbounded. Low's threshold at High's priority bounds it.
     def story(low_threshold: int | None) -> list[Task]:

@@ -7,7 +7,15 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-from tacet.apiref import pages, parse_header, read_headers, render_doc, undocumented
+from tacet.apiref import (
+    pages,
+    parse_header,
+    read_headers,
+    render_doc,
+    render_header,
+    targets,
+    undocumented,
+)
 from tacet.errors import TacetError
 
 HEADER = """\
@@ -173,3 +181,149 @@ def test_port_extras_are_pages_and_are_checked_too(tmp_path: Path) -> None:
     (port / "toy.h").rename(port / "a.h")
     with pytest.raises(TacetError, match=r"two headers named a"):
         pages(include, [port])
+
+
+GADGET = """\
+/* SPDX-License-Identifier: MIT */
+/*
+ * Gadgets.
+ */
+#ifndef TACET_GADGET_H
+#define TACET_GADGET_H
+
+#include "tacet/types.h"
+
+/* Gadget options (tc_gadget_make()). */
+#define TC_GADGET_FAST 0x1u /* go fast */
+#define TC_GADGET_SLOW 0x2u /* go slow,
+                               across two lines */
+
+/* The most a gadget holds. */
+#ifndef TC_GADGET_MAX
+#define TC_GADGET_MAX 16
+#endif
+
+#define TC_GADGET_MEM(n) ((n) * 8u | 1u)
+#define TC__GADGET_OWN 1
+
+/* Gadget states. */
+typedef enum {
+  TC_GADGET_IDLE = 0, /* doing nothing */
+  TC_GADGET_BUSY,     /* in tc_gadget_make(), see
+                         TC_GADGET_IDLE */
+  TC_GADGET_GONE = 0x10,
+  TC_GADGET_AFTER,
+} tc_gadget_state;
+
+/* Colours. */
+enum {
+  TC_RED = TC_GADGET_MAX,
+  TC_GREEN,
+};
+
+/* A gadget: tc_gadget_make() makes one, of at most TC_GADGET_MAX; never tc_nothing. */
+typedef struct tc_gadget {
+  int size; /* not the type's comment */
+} tc_gadget;
+
+typedef void (*tc_gadget_fn)(tc_gadget *g);
+
+/* Make a gadget of TC_GADGET_MAX at most, in `g` (tc_gadget_make() is this function).
+ * Returns TC_OK; TC_INVALID (see `tc_gadget_state` and `tc_nothing`); not TC_NOTHING.
+ *
+ * Options:
+ *   TC_GADGET_FAST   fast
+ */
+tc_status tc_gadget_make(tc_gadget *g, unsigned options);
+
+#endif /* TACET_GADGET_H */
+"""
+
+TYPES = "/* Statuses. */\n\ntypedef enum { TC_OK = 0, TC_INVALID } tc_status;\n"
+
+
+def test_types_macros_and_constants() -> None:
+    h = parse_header(GADGET, "gadget.h")
+    # The licence's line is not the overview.
+    assert h.overview == "Gadgets."
+    assert [t.name for t in h.types] == ["tc_gadget_state", "tc_gadget", "tc_gadget_fn"]
+    state, gadget, fn = h.types
+    assert gadget.doc.startswith("A gadget: ")  # the comment above, not a field's
+    assert gadget.definition == (
+        "typedef struct tc_gadget {\n  int size; /* not the type's comment */\n} tc_gadget;"
+    )
+    assert fn.definition == "typedef void (*tc_gadget_fn)(tc_gadget *g);"
+    # An enumeration's constants: each value, as written or counted on from the one before.
+    assert [(c.name, c.value, c.doc) for c in state.constants] == [
+        ("TC_GADGET_IDLE", "0", "doing nothing"),
+        ("TC_GADGET_BUSY", "1", "in tc_gadget_make(), see TC_GADGET_IDLE"),
+        ("TC_GADGET_GONE", "0x10", ""),
+        ("TC_GADGET_AFTER", "0x11", ""),
+    ]
+    groups = [(g.doc, [(c.name, c.value, c.doc) for c in g.constants]) for g in h.groups]
+    assert groups == [
+        ("Gadget options (tc_gadget_make()).", [
+            ("TC_GADGET_FAST", "0x1u", "go fast"),
+            ("TC_GADGET_SLOW", "0x2u", "go slow, across two lines"),
+        ]),
+        ("The most a gadget holds.", [("TC_GADGET_MAX", "16", "")]),
+        ("", [("TC_GADGET_MEM", "((n) * 8u | 1u)", "")]),  # no comment right above it
+        ("Colours.", [("TC_RED", "TC_GADGET_MAX", ""), ("TC_GREEN", "TC_RED + 1", "")]),
+    ]  # fmt: skip
+    # Only TC_GADGET_MAX is a default a build may set (#ifndef); include guards and TC__
+    # names are not the API.
+    assert [c.name for g in h.groups for c in g.constants if c.default] == ["TC_GADGET_MAX"]
+    assert h.groups[2].constants[0].params == "(n)"
+    # The multi-line comment of a #define did not swallow what follows it.
+    assert [f.name for f in h.functions] == ["tc_gadget_make"]
+
+
+def test_names_link_to_their_entries_on_every_page() -> None:
+    gadget = parse_header(GADGET, "gadget.h")
+    types = parse_header(TYPES, "types.h")
+    known = targets([gadget, types])
+    assert known["TC_OK"] == ("types", "TC_OK")
+    assert known["TC_GADGET_BUSY"] == ("gadget", "TC_GADGET_BUSY")
+    assert "TC__GADGET_OWN" not in known and "TACET_GADGET_H" not in known
+    page = render_header(gadget, known)
+    make = page[page.index("### tc_gadget_make") : page.index("## Types")]
+    # A name that exists links: on the same page to its anchor, on another to that page's.
+    assert "[`TC_GADGET_MAX`](#TC_GADGET_MAX)" in make
+    assert "[`TC_OK`](types.md#TC_OK)" in make
+    assert "[`TC_INVALID`](types.md#TC_INVALID)" in make
+    # ... in backticks too.
+    assert "[`tc_gadget_state`](#tc_gadget_state)" in make
+    # A name that does not stays plain text, escaped as before.
+    assert "`tc_nothing`" in make and "[`tc_nothing`]" not in make
+    assert "not TC\\_NOTHING" in make
+    # An entry does not link to itself.
+    assert "(tc\\_gadget\\_make() is this function)" in make
+    assert "#tc_gadget_make)" not in make
+    # Code is left as written: the declaration, and text laid out in columns.
+    assert "```c\ntc_status tc_gadget_make(tc_gadget *g, unsigned options);\n```" in make
+    assert "```text\nOptions:\n  TC_GADGET_FAST   fast\n```" in make
+    # Types, constants and macros are entries with anchors, and link the others.
+    assert "### tc_gadget\n" in page
+    assert "[`tc_gadget_make()`](#tc_gadget_make)" in page[page.index("### tc_gadget\n") :]
+    busy = next(line for line in page.splitlines() if 'id="TC_GADGET_BUSY"' in line)
+    assert "[`tc_gadget_make()`](#tc_gadget_make)" in busy
+    assert "[`TC_GADGET_IDLE`](#TC_GADGET_IDLE)" in busy
+    idle = next(line for line in page.splitlines() if 'id="TC_GADGET_IDLE"' in line)
+    assert "](#TC_GADGET_IDLE)" not in idle
+    # A '|' in a value or a comment does not split a table's row.
+    mem = next(line for line in page.splitlines() if 'id="TC_GADGET_MEM"' in line)
+    assert "<code>((n) * 8u &#124; 1u)</code>" in mem
+    assert mem.count(" | ") == 1
+    assert 'id="TC_GADGET_MAX">TC_GADGET_MAX</code> | <code>16</code> (default) |' in page
+
+
+def test_the_real_reference_links_across_headers() -> None:
+    result = pages(REPO / "include" / "tacet", sorted(REPO.glob("ports/*/include/tacet")))
+    sem = result["api/sem.md"]
+    assert "[`TC_CALLER_ERROR`](types.md#TC_CALLER_ERROR)" in sem
+    assert "[`TC_WAIT_FOREVER`](types.md#TC_WAIT_FOREVER)" in sem
+    assert "[`tc_sem_take()`](#tc_sem_take)" in sem  # the overview, on the same page
+    assert "### tc_sem\n" in sem
+    assert 'id="TC_CALLER_ERROR"' in result["api/types.md"]
+    assert 'id="TC_PRIORITIES"' in result["api/config.md"]
+    assert "SPDX" not in "".join(result.values())

@@ -461,35 +461,113 @@ SIM_HEADER = "ports/sim/include/tacet_port.h"
 CM_HEADER = "ports/cortex-m/include/tacet_port.h"
 
 
-@pytest.mark.parametrize(
-    ("targets", "stack", "minimum"),
-    [
-        ("[sim, qemu-m3]", 4096, ("sim", 8192, SIM_HEADER)),
-        ("[qemu-m3]", 255, ("qemu-m3", 256, CM_HEADER)),
-        ("[qemu-m3, qemu-m4]", 300, ("qemu-m4", 384, CM_HEADER)),
-    ],
-)
-def test_stack_below_the_ports_minimum(
-    tmp_path: Path, targets: str, stack: int, minimum: tuple[str, int, str]
-) -> None:
-    target, least, header = minimum
-    text = (
+def stack_text(targets: str, stack: int) -> str:
+    return (
         f"board: {{clock_hz: 1}}\ntargets: {targets}\nthreads:\n"
         f"  - {{name: a, entry: a_main, priority: 1, stack: {stack}}}\n"
         f"hisrs: [{{name: h, function: h_fn, priority: 0, stack: {stack}}}]\n"
     )
+
+
+def test_stack_below_the_minimum_of_the_only_target(tmp_path: Path) -> None:
+    text = stack_text("[qemu-m3]", 255)
     words = (
-        f"{stack} bytes is below the minimum of target {target}: {least} "
-        f"(TC_PORT_STACK_MIN, {header})"
+        f"255 bytes is below the minimum of target qemu-m3: 256 (TC_PORT_STACK_MIN, {CM_HEADER})"
+    )
+    expect(tmp_path, text, "a_main", "threads[0].stack", "thread 'a': " + words)
+    expect(tmp_path, text, "hisrs", "hisrs[0].stack", "HISR 'h': " + words)
+    assert load(tmp_path, stack_text("[qemu-m3]", 256)).warnings == ()
+
+
+def test_stack_below_the_minimum_of_every_target(tmp_path: Path) -> None:
+    text = stack_text("[qemu-m3, qemu-m4]", 255)
+    words = (
+        "255 bytes is below the minimum of every target of the description "
+        "(qemu-m3 256, qemu-m4 384; TC_PORT_STACK_MIN"
     )
     expect(tmp_path, text, "a_main", "threads[0].stack", words)
-    expect(tmp_path, text, "hisrs", "hisrs[0].stack", words)
-    load(tmp_path, text.replace(f"stack: {stack}", f"stack: {least}"))
+
+
+@pytest.mark.parametrize(
+    ("targets", "stack", "refused"),
+    [
+        # A Cortex-M stack in a description for sim too: a warning (the sim build refuses it).
+        ("[sim, qemu-m3]", 4096, [("sim", 8192, SIM_HEADER)]),
+        ("[qemu-m3, qemu-m4]", 300, [("qemu-m4", 384, CM_HEADER)]),
+        # No targets given: all three.
+        ("[sim, qemu-m3, qemu-m4]", 300, [("sim", 8192, SIM_HEADER), ("qemu-m4", 384, CM_HEADER)]),
+    ],
+)
+def test_stack_below_the_minimum_of_some_targets_is_a_warning(
+    tmp_path: Path, targets: str, stack: int, refused: list[tuple[str, int, str]]
+) -> None:
+    text = stack_text(targets, stack)
+    app = load(tmp_path, text)
+    expected = []
+    objects = (("thread 'a'", "threads[0]", "a_main"), ("HISR 'h'", "hisrs[0]", "hisrs"))
+    for what, field, marker in objects:
+        line = line_of(text, marker)
+        expected += [
+            f"app.yaml:{line}: {field}.stack: {what}: {stack} bytes is below the minimum of "
+            f"target {target}: {least} (TC_PORT_STACK_MIN, {header}); a build for {target} "
+            "refuses it"
+            for target, least, header in refused
+        ]
+    assert sorted(app.warnings) == sorted(expected)
+    assert list(app.warnings) == sorted(app.warnings, key=lambda w: int(w.split(":")[1]))
+    # Checked for a build: the build's target alone decides.
+    for target, least, header in refused:
+        words = (
+            f"{stack} bytes is below the minimum of target {target}: {least} "
+            f"(TC_PORT_STACK_MIN, {header}), the target this build is for"
+        )
+        with pytest.raises(DescriptionError) as info:
+            appdesc.load(write(tmp_path, text), "app.yaml", target=target)
+        assert_error(info.value.errors, f"app.yaml:{line_of(text, 'a_main')}", "threads[0].stack",
+                     "thread 'a': " + words)  # fmt: skip
+        assert_error(info.value.errors, f"app.yaml:{line_of(text, 'hisrs')}", "hisrs[0].stack",
+                     "HISR 'h': " + words)  # fmt: skip
+    listed = targets.strip("[]").split(", ")
+    fits = [t for t in listed if t not in {target for target, _, _ in refused}]
+    assert fits
+    for target in fits:
+        app = appdesc.load(write(tmp_path, text), "app.yaml", target=target)
+        assert app.warnings == ()
+
+
+def test_a_build_for_a_target_the_description_does_not_list(tmp_path: Path) -> None:
+    text = stack_text("[qemu-m3, qemu-m4]", 4096)
+    with pytest.raises(DescriptionError) as info:
+        appdesc.load(write(tmp_path, text), "app.yaml", target="sim")
+    assert_error(
+        info.value.errors,
+        f"app.yaml:{line_of(text, 'targets')}",
+        "targets",
+        "this build is for target sim, which the description does not list (qemu-m3, qemu-m4): "
+        "add it to targets",
+    )
 
 
 def test_stack_minimum_defaults_to_every_target(tmp_path: Path) -> None:
     text = "board: {clock_hz: 1}\nthreads: [{name: a, entry: a_main, priority: 1, stack: 8191}]\n"
-    expect(tmp_path, text, "threads", "threads[0].stack", "minimum of target sim: 8192")
+    app = load(tmp_path, text)
+    assert len(app.warnings) == 1
+    assert "minimum of target sim: 8192" in app.warnings[0]
+    assert app.targets == ("sim", "qemu-m3", "qemu-m4")
+
+
+def test_config_prints_the_warnings_and_checks_for_its_target(tmp_path: Path) -> None:
+    path = write(tmp_path, stack_text("[sim, qemu-m3]", 4096))
+    result = run_config(str(path), "--check", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "tacet: warning: " in result.stderr and "a build for sim refuses it" in result.stderr
+    result = run_config(str(path), "--check", "--target", "qemu-m3", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    result = run_config(str(path), "--check", "--target", "sim", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "thread 'a': 4096 bytes is below the minimum of target sim: 8192" in result.stderr
+    assert "Traceback" not in result.stderr
 
 
 def test_the_minima_come_from_the_port_headers() -> None:

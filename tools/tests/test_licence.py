@@ -3,9 +3,10 @@
 
 A source file is one the repository tracks (``git ls-files``) and that is code a user may copy
 into a product: C and assembly, headers, linker scripts, Python, CMake, shell and make scripts,
-and the YAML and pip files the tools read. Each carries ``SPDX-License-Identifier: MIT`` in its
-first lines (after a ``#!`` line or an editor's modeline), as the Linux kernel, Zephyr and
-FreeRTOS mark theirs, so that a scanner (REUSE, ScanCode) finds the licence file by file.
+the YAML and pip files the tools read, and the scripts and stylesheets of the documentation
+site. Each carries ``SPDX-License-Identifier: MIT`` in its first lines (after a ``#!`` line or
+an editor's modeline), as the Linux kernel, Zephyr and FreeRTOS mark theirs, so that a scanner
+(REUSE, ScanCode) finds the licence file by file.
 """
 
 import re
@@ -20,7 +21,7 @@ IDENTIFIER = "SPDX-License-Identifier: MIT"
 # Where in a file the identifier must stand: its first lines.
 HEAD_LINES = 5
 SOURCE = re.compile(
-    r"\.(c|h|S|ld|map|py|cmake|sh|yaml|yml|toml|in)$"
+    r"\.(c|h|S|ld|map|py|cmake|sh|yaml|yml|toml|in|js|css)$"
     r"|(^|/)CMakeLists\.txt$|^Makefile$|^\.ci/run$|^tools/constraints\.txt$"
 )
 
@@ -59,7 +60,8 @@ def test_every_source_file_carries_the_identifier() -> None:
     sources = source_files()
     # The selection finds the kinds of file it is meant to (a broken pattern passes nothing).
     for example in ("kernel/sched.c", "include/tacet/port.h", "ports/cortex-m/pendsv.S",
-                    "tools/tacet/cli.py", "CMakeLists.txt", "cmake/TacetApp.cmake", "Makefile"):
+                    "tools/tacet/cli.py", "CMakeLists.txt", "cmake/TacetApp.cmake", "Makefile",
+                    "tools/tacet/docsite_file.js", "docs/stylesheets/tacet.css"):
         assert example in sources
     missing = without_identifier(sources)
     assert not missing, f"no '{IDENTIFIER}' in the first {HEAD_LINES} lines of: {missing}"

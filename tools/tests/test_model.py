@@ -43,7 +43,7 @@ do 2 suspend 2
 
 
 def test_terminating_another_thread_keeps_the_threshold() -> None:
-    # Issue 8, bug 1.
+    # Found against ThreadX (tests/test_pts.c), divergence 1.
     log, _ = run("""
 thread 2 1 1
 thread 1 1 1
@@ -57,7 +57,7 @@ do 0 term 2
 
 
 def test_threshold_change_keeps_a_ready_thread_in_place() -> None:
-    # Issue 8, bug 2: T1 was made ready before T2 at priority 6.
+    # Found against ThreadX, divergence 2: T1 was made ready before T2 at priority 6.
     log, _ = run("""
 thread 3 3 1
 thread 6 6 1
@@ -70,7 +70,8 @@ do 2 yield
 
 
 def test_changes_keep_a_waiter_in_its_turn() -> None:
-    # Issue 8, bugs 3 and 4: FIFO among equal priorities is the order waits began.
+    # Found against ThreadX, divergences 3 and 4: FIFO among equal priorities is the order
+    # waits began.
     log, _ = run("""
 thread 1 1 1
 thread 4 4 1
@@ -87,7 +88,7 @@ do 1 give 0
 
 
 def test_a_tightened_preempted_threshold_waits_for_the_running_thread_to_leave() -> None:
-    # Issue 8, bug 5.
+    # Found against ThreadX, divergence 5.
     log, _ = run("""
 thread 6 5 1
 thread 2 2 0

@@ -1,23 +1,23 @@
 # SPDX-License-Identifier: MIT
 """Tacet in a project of one's own (docs/using-tacet.md), with real CMake, compilers and QEMU.
 
-One install prefix holds the sim and the Cortex-M3 kernels (cmake --install of two builds
-configured by their presets); tests/consumer/ is built against it with find_package on sim
-(run) and on Cortex-M3 (with the installed toolchain file, run under QEMU), and against the
-source tree with FetchContent and add_subdirectory (sim). ``tacet new`` writes projects that
-are built and run the same way. The version is the same everywhere.
+One install prefix (conftest.installed_prefix) holds the sim and the Cortex-M3 kernels (cmake
+--install of builds configured by their presets); tests/consumer/ is built against it with
+find_package on sim (run) and on Cortex-M3 (with the installed toolchain file, run under
+QEMU), and against the source tree with FetchContent and add_subdirectory (sim). The version
+is the same everywhere. (test_new_project.py builds the projects ``tacet new`` writes each of
+these ways.)
 """
 
 import json
 import re
-import shutil
 import subprocess
 import sys
 from importlib import metadata
 from pathlib import Path
 
 import pytest
-from conftest import REPO, needs_cmake, run_tacet
+from conftest import HAVE_ARM, REPO, needs_arm, needs_cmake, run_ok
 
 import tacet
 from tacet.targets import TARGETS
@@ -28,40 +28,12 @@ CONSUMER = REPO / "tests" / "consumer"
 CONSUMER_OK = re.compile(
     r"consumer on the (sim|cortex-m) port: 3 of 3 hand-overs, kernel invariants hold"
 )
-NEW_OK = re.compile(r"(\w+): 5 of 5 jobs on the (sim|cortex-m) port, kernel invariants hold")
-HAVE_ARM = all(shutil.which(tool) for tool in ("arm-none-eabi-gcc", "qemu-system-arm"))
-needs_arm = pytest.mark.skipif(not HAVE_ARM, reason="needs arm-none-eabi-gcc and qemu-system-arm")
-
-
-def run(*command: str | Path, cwd: Path | None = None) -> str:
-    """Run a command that must succeed; its standard output."""
-    result = subprocess.run(
-        [str(c) for c in command], cwd=cwd, capture_output=True, text=True, timeout=600,
-        check=False,
-    )  # fmt: skip
-    assert result.returncode == 0, f"{command}:\n{result.stdout}\n{result.stderr}"
-    return result.stdout
-
-
-def install(preset: str, build: Path, prefix: Path) -> None:
-    """Configure the kernel alone by ``preset``, build it and install it into ``prefix``."""
-    run("cmake", "--preset", preset, "-S", REPO, "-B", build,
-        "-DTACET_BUILD_TESTS=OFF", "-DTACET_BUILD_EXAMPLES=OFF")  # fmt: skip
-    run("cmake", "--build", build, "-j2")
-    run("cmake", "--install", build, "--prefix", prefix)
+run = run_ok
 
 
 @pytest.fixture(scope="module")
-def prefix(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("package")
-    prefix = root / "prefix"
-    install("sim", root / "build-sim", prefix)
-    if HAVE_ARM:
-        install("qemu-m3", root / "build-qemu-m3", prefix)
-    # Moved after installing: every path in the package is relative to it.
-    moved = root / "moved"
-    prefix.rename(moved)
-    return moved
+def prefix(installed_prefix: Path) -> Path:
+    return installed_prefix
 
 
 def build_consumer(build: Path, *options: str) -> Path:
@@ -172,66 +144,3 @@ def test_presets_match_the_targets() -> None:
         assert toolchain == expected, target.name
         command = target.configure_command(REPO, Path("/tmp/b"))
         assert command[:3] == ["cmake", "--preset", target.name]
-
-
-def new_project(tmp_path: Path, *argv: str) -> Path:
-    result = run_tacet("new", "app", *argv, cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    return tmp_path / "app"
-
-
-def build_and_run(project: Path, preset: str) -> str:
-    run("cmake", "--preset", preset, cwd=project)
-    output = run("cmake", "--build", "--preset", preset, "--target", "run", cwd=project)
-    assert "100% tests passed" in run("ctest", "--preset", preset, cwd=project)
-    return output
-
-
-def test_new_project_on_sim_from_the_source_tree(tmp_path: Path) -> None:
-    project = new_project(tmp_path)
-    assert sorted(p.name for p in project.iterdir()) == [
-        "CMakeLists.txt", "CMakePresets.json", "README.md", "app.yaml", "main.c",
-    ]  # fmt: skip
-    match = NEW_OK.search(build_and_run(project, "sim"))
-    assert match and match.groups() == ("app", "sim")
-    # The description is one tacet config and tacet analyze accept.
-    config = run_tacet("config", "app.yaml", "-o", str(tmp_path / "gen"), cwd=project)
-    assert config.returncode == 0, config.stderr
-    analyze = run_tacet("analyze", "app.yaml", cwd=project)
-    assert analyze.returncode == 0, analyze.stderr
-    assert "schedulable" in analyze.stdout
-
-
-@needs_arm
-def test_new_project_on_qemu_m3_from_the_package(prefix: Path, tmp_path: Path) -> None:
-    project = new_project(
-        tmp_path, "--target", "qemu-m3", "--name", "blinky", "--prefix", str(prefix)
-    )
-    assert f"the Tacet package installed in {prefix}" in (project / "README.md").read_text()
-    match = NEW_OK.search(build_and_run(project, "qemu-m3"))
-    assert match and match.groups() == ("blinky", "cortex-m")
-
-
-def test_new_refuses_a_directory_that_is_not_empty(tmp_path: Path) -> None:
-    (tmp_path / "app").mkdir()
-    (tmp_path / "app" / "main.c").write_text("mine\n")
-    result = run_tacet("new", "app", cwd=tmp_path)
-    assert result.returncode == 1
-    assert result.stderr.strip().startswith("tacet: error: ")
-    assert "not empty (main.c)" in result.stderr
-    assert (tmp_path / "app" / "main.c").read_text() == "mine\n"
-
-
-@pytest.mark.parametrize(
-    ("argv", "message"),
-    [
-        (["--name", "my app"], "--name: 'my app' is not a project name"),
-        (["--prefix", "nowhere"], "--prefix nowhere: no Tacet package there"),
-    ],
-)
-def test_new_bad_arguments(tmp_path: Path, argv: list[str], message: str) -> None:
-    result = run_tacet("new", "app", *argv, cwd=tmp_path)
-    assert result.returncode == 1
-    assert message in result.stderr
-    assert "Traceback" not in result.stderr
-    assert not (tmp_path / "app").exists()

@@ -85,11 +85,11 @@ def test_lpc2148_is_seed_000_table_1() -> None:
 def test_s3c2440_is_seed_004() -> None:
     table = power.load(power.locate("s3c2440", REPO))
     assert [p.hz for p in table.points] == [96_000_000, 266_000_000, 399_000_000]
-    assert {p.millivolt for p in table.points} == {1300}  # seed 004 scaled the frequency only
+    assert {p.millivolt for p in table.points} == {1300}  # Ahn et al. scaled the frequency only
     mhz = {
         row.name: [table.points[i].hz // 1_000_000 for i in row.points] for row in table.policies
     }
-    assert mhz == {  # seed 004, table 1: Task+, Task, Task-, Idle
+    assert mhz == {  # Ahn et al., table 1: Task+, Task, Task-, Idle
         "default": [399, 399, 399, 399],
         "idle_scaling": [399, 399, 399, 96],
         "ls399": [399, 399, 266, 96],
@@ -370,7 +370,7 @@ def test_energy_over_points_by_hand(tmp_path: Path) -> None:
 
 
 def test_energy_lpc2148_by_hand() -> None:
-    """Seed 000's 263-cycle switch at 60 MHz / 3.3 V: 2.018e-10 * 3.3^2 * 263 J dynamic."""
+    """Pillai and Isha's 263-cycle switch at 60 MHz / 3.3 V: 2.018e-10 * 3.3^2 * 263 J dynamic."""
     table = power.load(power.locate("lpc2148", REPO))
     e = energy.energy(table, [0, 0, 0, 0, 263])
     assert e.dynamic_joules == pytest.approx(5.7796e-7, rel=1e-4)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Seed 002's mutex experiment (examples/priority_inversion), from the trace: each of the four
+"""Carbone's mutex experiment (examples/priority_inversion), from the trace: each of the four
 runs is traced on its own (`tacet run --trace F APP -- RUN`), decoded (tacet.tracefmt) and
 analysed (tacet.trace_analysis). Without a preemption threshold and without priority
 inheritance High waits while Medium runs (unbounded inversions); with either of them no

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Finding the repository root and the application directory."""
+"""Finding the repository root, the application directory and a project of one's own."""
 
 from pathlib import Path
 
@@ -7,7 +7,7 @@ import pytest
 from conftest import REPO, make_tree, write
 
 from tacet.errors import TacetError
-from tacet.repo import find_repo, is_repo_root, resolve_app
+from tacet.repo import find_project, find_repo, is_repo_root, resolve_app
 
 
 def test_found_from_the_root_and_from_below(tree: Path) -> None:
@@ -71,3 +71,30 @@ def test_app_must_be_a_directory_inside_the_repo(tree: Path, tmp_path: Path) -> 
         resolve_app(str(outside), repo, repo)
     with pytest.raises(TacetError, match="not an application directory inside"):
         resolve_app(".", repo, repo)
+
+
+def test_a_project_of_one_s_own(tmp_path: Path) -> None:
+    project = tmp_path / "blinky"
+    write(project / "CMakeLists.txt", "cmake_minimum_required(VERSION 3.21)\nproject(blinky C)\n")
+    # A subdirectory's CMakeLists.txt calls no project(): the top is found from below it.
+    write(project / "src" / "CMakeLists.txt", "# project(not_this)\nadd_library(x x.c)\n")
+    assert find_project(project) == project.resolve()
+    assert find_project(project / "src") == project.resolve()
+    # The keyword in any case, after blanks.
+    write(project / "CMakeLists.txt", "  PROJECT (blinky)\n")
+    assert find_project(project / "src") == project.resolve()
+    lone = tmp_path / "lone"
+    lone.mkdir()
+    assert find_project(lone) is None
+
+
+def test_the_tacet_tree_is_not_a_project_of_one_s_own(tree: Path) -> None:
+    write(tree / "CMakeLists.txt", "project(tacet C ASM)\n")
+    assert find_project(tree) is None
+    assert find_project(tree / "examples" / "hello") is None
+    assert find_project(REPO / "examples" / "hello") is None
+    # A project inside the tree (tacet new there, tests/consumer) is one.
+    mine = tree / "mine"
+    write(mine / "CMakeLists.txt", "project(mine C)\n")
+    assert find_project(mine) == mine.resolve()
+    assert find_project(REPO / "tests" / "consumer") == REPO / "tests" / "consumer"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, needs_cmake, tool_env
 
-from tacet import cli
+from tacet import cli, run
 from tacet.errors import TacetError
 from tacet.run import CMDLINE_SIZE, emulated_command
 from tacet.targets import TARGETS
@@ -57,6 +57,39 @@ def test_qemu_gets_argv0_the_arguments_and_the_trace() -> None:
     )
     command = emulated_command(qemu_command(), PROGRAM, [], Path("/t/x.tctrace"))
     assert semihosting(command).endswith(",arg=priority_inversion,arg=--tacet-trace=/t/x.tctrace")
+
+
+def test_trace_size_and_mode_reach_either_port() -> None:
+    args = cli.parse(["run", "--target", "qemu-m3", "APP", "--trace", "t", "--trace-size", "3M",
+                      "--trace-mode", "stop"])  # fmt: skip
+    assert (args.trace_size, args.trace_mode) == (3 << 20, "stop")
+    assert [run.trace_size(t) for t in ("65536", "64K", "64KiB", "2m", "1G")] == [
+        65536, 65536, 65536, 2 << 20, 1 << 30,
+    ]  # fmt: skip
+    setup = type("S", (), {"target": TARGETS["qemu-m3"]})()
+    command, env = run.launch(args, setup, PROGRAM, Path("/t/x.tctrace"))  # type: ignore[arg-type]
+    assert env is None
+    assert semihosting(command).endswith(
+        ",arg=--tacet-trace=/t/x.tctrace,arg=--tacet-trace-size=3145728,arg=--tacet-trace-mode=stop"
+    )
+    args = cli.parse(["run", "APP", "--trace", "t", "--trace-size", "512K"])
+    setup = type("S", (), {"target": TARGETS["sim"]})()
+    command, env = run.launch(args, setup, PROGRAM, Path("/t/x.tctrace"))  # type: ignore[arg-type]
+    assert env is not None and env["TACET_TRACE"] == "/t/x.tctrace"
+    assert env["TACET_TRACE_SIZE"] == str(512 << 10)
+
+
+@pytest.mark.parametrize("bad", ["", "0", "-5", "12Q", "M", "1.5M"])
+def test_a_bad_trace_size_is_a_usage_error(capsys: pytest.CaptureFixture[str], bad: str) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["run", "APP", "--trace", "t", "--trace-size", bad])
+    assert exit_info.value.code == 2
+    assert "expected a number of bytes" in capsys.readouterr().err
+
+
+def test_trace_options_without_trace_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["run", "APP", "--trace-mode", "stop"]) == 1
+    assert "--trace-size and --trace-mode go with --trace FILE" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("bad", ["a b", "a,b", "a\tb", ""])

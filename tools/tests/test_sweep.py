@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 """Sweeps (tacet.sweep, ``tacet simulate --sweep``): the same bytes on one worker, on two and on
-a Dask LocalCluster; malformed specs named by file, line and field; and seed 001's register
+a Dask LocalCluster; malformed specs named by file, line and field; and Kim et al.'s register
 files (tacet.regfiles): the mapping against the paper's example, its experiment's direction."""
 
 import textwrap
@@ -119,7 +119,7 @@ def test_one_input_at_a_time(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 1 and "one of" in err
 
 
-# ---- seed 001 -----------------------------------------------------------------------------
+# ---- Kim et al. -----------------------------------------------------------------------------
 
 
 def test_mapping_follows_the_papers_example(library: Path) -> None:

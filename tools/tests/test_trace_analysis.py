@@ -86,7 +86,7 @@ def thread(result: dict, ctx: int) -> dict:
 @pytest.mark.parametrize(("ptr_size", "endian"), [(4, "little"), (8, "big")])
 def test_plain_story_slices_and_summary(ptr_size: int, endian: str) -> None:
     r = analysis_of(story("plain"), ptr_size=ptr_size, endian=endian)
-    assert r["schema"] == 1
+    assert r["schema"] == 2
     assert r["span"] == {"start_us": 1000.0, "end_us": 2510.0}
     assert slices_of(r, L) == [
         (1000, 1110, "running"),
@@ -280,3 +280,160 @@ def test_objects_named_as_they_were_when_reused() -> None:
     r = analysis_of(sc)
     blocked = [s["object"] for s in r["slices"] if s["state"] == "blocked"]
     assert blocked == ["old-sem", "new-queue"]
+
+
+# --- the threshold at work, the scheduler lock, the event list ------------------------------
+
+D, A, QA = 0x4000, 0xA000, 0x5000
+
+
+def producer_consumer(threshold: int, lock: bool = False) -> Scenario:
+    """D (priority 4, `threshold`) sends a message to queue "A", which thread "A" (priority 1)
+    waits on; then D yields. With threshold 4 A preempts D at once; with 1 (A's priority) A
+    is held off by D's threshold until D yields; with the scheduler lock held by D, A is held
+    off by the lock until D releases it."""
+    sc = Scenario([Thread(D, "D", 4, threshold), Thread(A, "A", 1)])
+    sc.add_object(QA, "queue", "A")
+    sc.running = A
+    sc.service("QUEUE_RECEIVE", QA, 0, FOREVER, 0)
+    sc.block(QA)
+    sc.switch(D, "pending", QA)  # t=1000: A waits on its queue, D runs
+    if lock:
+        sc.at(1050).emit(16, 1)  # LOCK, nesting 1
+    sc.at(1100).ready(A, QA, 0)
+    if threshold > 1 and not lock:
+        sc.switch(A)  # D preempted
+        sc.at(1150).service("QUEUE_RECEIVE", QA, 0, FOREVER, 0)
+        sc.block(QA)
+        sc.switch(D, "pending", QA)
+        sc.service("QUEUE_SEND", QA, FOREVER)
+    else:
+        sc.service("QUEUE_SEND", QA, FOREVER)
+        sc.at(1200)
+        if lock:
+            sc.emit(16, 0)  # LOCK, released: A preempts
+            sc.switch(A)
+        else:
+            sc.yield_()
+            sc.switch(A)  # D yields to A
+        sc.at(1250).service("QUEUE_RECEIVE", QA, 0, FOREVER, 0)
+        sc.block(QA)
+        sc.switch(D, "pending", QA)
+    sc.at(1300).switch(0, "suspended")
+    return sc
+
+
+def test_a_thread_held_off_by_the_running_threads_threshold() -> None:
+    r = analysis_of(producer_consumer(1))
+    assert slices_of(r, A)[1:3] == [(1100, 1200, "held"), (1200, 1250, "running")]
+    held = next(s for s in r["slices"] if s["state"] == "held")
+    assert held["held_by"] == f"0x{D:x}" and held["priority"] == 1
+    assert thread(r, A)["held"] == 1 and thread(r, A)["held_us"] == 100
+    assert thread(r, D)["held"] == 0 and r["summary"]["preemptions"] == 0
+    ready = next(e for e in r["event_log"] if e["event"] == "READY")
+    assert ready["text"] == (
+        "A ready (its wait on queue A ended: TC_OK); held off by D's preemption threshold 1"
+    )
+
+
+def test_a_threshold_above_the_priority_lets_it_preempt() -> None:
+    r = analysis_of(producer_consumer(4))
+    states = [state for _, _, state in slices_of(r, A)]
+    assert "held" not in states and "deferred" not in states
+    assert slices_of(r, D)[1] == (1100, 1150, "preempted")
+    assert r["summary"]["preemptions"] == 1
+
+
+def test_a_lower_priority_thread_waits_ready_not_held() -> None:
+    # Medium (5) made ready while Low runs at the priority it inherited from High (1): lower
+    # priority than the running thread, plain "ready"; with Low's own threshold 3 instead,
+    # Medium (more urgent than Low's 10) is held off by that threshold.
+    inherit = analysis_of(story("inherit"))
+    assert slices_of(inherit, M)[0] == (1300, 1500, "ready")  # then behind High, ready too
+    threshold = analysis_of(story("threshold"))
+    assert slices_of(threshold, M)[:2] == [(1300, 1400, "held"), (1400, 1500, "ready")]
+    held = next(s for s in threshold["slices"] if s["state"] == "held")
+    assert held["held_by"] == f"0x{L:x}"
+    # And a preemption about to happen (made ready in an interrupt handler) is not held off.
+    plain = analysis_of(story("plain"))
+    assert (1300, 1310, "ready") in slices_of(plain, M)
+
+
+def test_a_thread_held_off_by_the_scheduler_lock() -> None:
+    r = analysis_of(producer_consumer(4, lock=True))
+    assert slices_of(r, A)[1] == (1100, 1200, "deferred")
+    deferred = next(s for s in r["slices"] if s["state"] == "deferred")
+    assert deferred["held_by"] == f"0x{D:x}"
+    assert thread(r, A)["deferred_us"] == 100 and thread(r, A)["held"] == 0
+    texts = [e["text"] for e in r["event_log"]]
+    assert "D takes the scheduler lock (nesting 1)" in texts
+    assert "D releases the scheduler lock" in texts
+    assert any(t.endswith("held off by D's scheduler lock") for t in texts)
+
+
+def test_a_threshold_change_releases_a_held_thread() -> None:
+    sc = Scenario([Thread(D, "D", 4, 1), Thread(A, "A", 1)])
+    sc.add_object(QA, "queue", "A")
+    sc.running = D
+    sc.ready(A, QA, 0)  # t=1000: held off by D's threshold 1
+    sc.service("QUEUE_SEND", QA, FOREVER)
+    sc.at(1150).set_priority(D, 4, 4)  # D lowers its threshold: its next event says so
+    sc.service("THREAD_THRESHOLD_CHANGE", D, 4, 1)
+    sc.switch(A)  # and A preempts
+    sc.at(1200).switch(0, "suspended")
+    r = analysis_of(sc)
+    assert slices_of(r, A) == [(1000, 1150, "held"), (1150, 1200, "running")]
+    assert slices_of(r, D)[1] == (1150, 1200, "preempted")
+
+
+def test_the_event_list_names_kinds_and_services() -> None:
+    r = analysis_of(producer_consumer(1))
+    log = r["event_log"]
+    assert all(e["event"] != "TIME" for e in log)
+    assert [e["t_us"] for e in log] == sorted(e["t_us"] for e in log)
+    send = next(e for e in log if e["event"] == "tc_queue_send")
+    assert send["text"] == "tc_queue_send(queue A, timeout forever) \u2192 TC_OK"
+    assert (send["ctx"], send["object"], send["object_kind"], send["status"]) == (
+        f"0x{D:x}", "A", "queue", "TC_OK",
+    )  # fmt: skip
+    switch = next(e for e in log if e["event"] == "SWITCH")
+    assert switch["text"] == "switch: A \u2192 D (A waits on queue A)"
+    block = next(e for e in log if e["event"] == "BLOCK")
+    assert block["text"] == "A waits on queue A (forever)"
+    # A slice waiting on the queue says it is a queue, not the thread of the same name.
+    blocked = next(s for s in r["slices"] if s["state"] == "blocked")
+    assert (blocked["object"], blocked["object_kind"]) == ("A", "queue")
+
+
+def test_cpu_share_per_thread_over_time() -> None:
+    r = analysis_of(story("plain"))
+    share = r["counters"]["cpu_share"]
+    width = share["width_us"]
+    assert len(share["share"][0]) == len(share["isr"]) == 200
+    assert width == pytest.approx(1510 / 200)
+    totals = {
+        ctx: sum(v * width for v in row)
+        for ctx, row in zip(share["ctx"], share["share"], strict=True)
+    }
+    isr = sum(v * width for v in share["isr"])
+    assert isr == pytest.approx(20, abs=1e-3)  # two handlers of 10 us (at 1100 and 2500)
+    runs = {t["ctx"]: t["run_us"] for t in r["summary"]["threads"]}
+    # Each thread's running time less the handlers that ran on it: Low took the first.
+    assert totals["0x3000"] == pytest.approx(runs["0x3000"] - 10, abs=1e-2)
+    assert totals["0x1000"] == pytest.approx(runs["0x1000"], abs=1e-2)
+    assert totals["0x0"] == pytest.approx(410 - 10, abs=1e-2)
+    for k in range(200):  # every bin adds up to the whole bin
+        assert sum(row[k] for row in share["share"]) + share["isr"][k] == pytest.approx(1, abs=2e-3)
+    rate = r["counters"]["switch_rate"]
+    assert sum(rate["switches"]) == r["summary"]["switches"]
+    assert sum(rate["preemptions"]) == r["summary"]["preemptions"]
+
+
+def test_the_run_and_its_name() -> None:
+    sc = producer_consumer(1)
+    sc.objects.append(SynthObject(0, OBJ["label"], "case 2: threshold 1"))
+    r = analysis_of(sc)
+    assert (r["source"]["run"], r["source"]["runs"], r["source"]["label"]) == (
+        1, 1, "case 2: threshold 1",
+    )  # fmt: skip
+    assert r["source"]["clock_rates"] == [[1000, 1_000_000]]

@@ -164,7 +164,7 @@ def test_tracks_slices_instants_counters_flows() -> None:
     # 1000 clock units at 31.25 MHz: 32 µs
     assert [(e["ts"], e["dur"]) for e in high_running] == [(35.52, 2.88), (60.8, 3.2)]
     blocked = next(e for e in events if e["ph"] == "X" and e["name"].startswith("blocked"))
-    assert blocked["name"] == "blocked on mx" and blocked["cname"] == "thread_state_iowait"
+    assert blocked["name"] == "blocked on mutex mx" and blocked["cname"] == "thread_state_iowait"
     lock = next(e for e in events if e["ph"] == "i" and e["name"] == "tc_mutex_lock")
     assert lock["args"] == {"object": "mx", "timeout": 0xFFFFFFFF, "status": "TC_OK"}
     assert lock["tid"] == tid["Low"]

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from trace_synth import Books, Scenario, SynthEvent, SynthObject, Thread, encode
 
 from tacet import tracefmt
+from tacet.errors import TacetError
 from tacet.trace_analysis import POLICIES, analyze
 from tacet.trace_perfetto import perfetto
 from tacet.tracefmt import EV, OBJ, SVC, TraceFormatError, decode
@@ -178,13 +179,135 @@ def test_bad_header_names_offset(offset: int, fmt: str, value: int, expected: st
     assert expected in info.value.message
 
 
-def test_truncated_and_bad_events() -> None:
+def test_a_header_too_short_is_the_only_truncation_refused() -> None:
     with pytest.raises(TraceFormatError, match="offset 0: truncated"):
         decode(b"TC")
     with pytest.raises(TraceFormatError, match="truncated: expected the trace header"):
         decode(GOOD[:50])
-    with pytest.raises(TraceFormatError, match="event slots"):
-        decode(GOOD[:-1])
+    # Just the header: no registry, no event, and a note saying how much is missing.
+    trace = decode(GOOD[: tracefmt.HEADER_SIZE])
+    assert trace.events == [] and trace.objects == []
+    assert trace.cut_events == trace.header.kept > 0
+    assert any("cut short" in n and "the registry is cut too" in n for n in trace.notes)
+
+
+def cut_dump(mode: str, slots: int | None, ptr_size: int = 4) -> tuple[bytes, list[SynthEvent]]:
+    """A dump of 30 events 10 units apart (TIME events added where the kernel records them, the
+    closing one of tc_trace_disable() included), and what it keeps."""
+    events = [
+        SynthEvent(
+            1000 + 10 * i, EV["SWITCH"] if i % 2 else 4096, ctx=0x20001000, args=(i, 0, 0, 0)
+        )
+        for i in range(30)
+    ]
+    events.append(SynthEvent(1300, EV["TIME"], args=(0, 1300, 0, 0)))
+    encoded = encode(events, OBJECTS, mode=mode, slots=slots, ptr_size=ptr_size)
+    return encoded.data, encoded.kept
+
+
+@pytest.mark.parametrize("mode", ["wrap", "stop"])
+@pytest.mark.parametrize("missing", [1, 5, 12])
+def test_a_dump_cut_short_decodes_what_it_holds(mode: str, missing: int) -> None:
+    data, kept = cut_dump(mode, None)  # not wrapped: the events in slot order
+    whole = decode(data)
+    h = whole.header
+    size = h.event_size
+    cut = data[: len(data) - missing * size + 3]  # a part of the last slot left over
+    trace = decode(cut, "cut.tctrace")
+    assert len(trace.events) == len(kept) - missing
+    assert trace.cut_events == missing and trace.cut_bytes == missing * size - 3
+    assert [e.time for e in trace.events] == [e.time for e in kept[: len(trace.events)]]
+    assert [e.seq for e in trace.events] == list(range(len(trace.events)))
+    note = next(n for n in trace.notes if "cut short" in n)
+    assert f"ends {missing * size - 3} bytes before its last event slot" in note
+    assert f"{missing} of its {len(kept)} events are missing" in note
+    assert f"the {len(kept) - missing} it holds are decoded" in note
+    analyze(trace, "cut.tctrace")  # and the rest takes it
+
+
+@pytest.mark.parametrize("ptr_size", [4, 8])
+def test_a_wrapped_ring_cut_short_keeps_its_newest_run(ptr_size: int) -> None:
+    data, kept = cut_dump("wrap", 12, ptr_size)
+    h = decode(data).header
+    assert h.wrapped and 0 < h.next < h.events - 3
+    # Cut after `next`: slots 0 .. next-1 (the newest) are whole, the oldest stretch is not.
+    keep_slots = h.next + 3
+    trace = decode(data[: h.events_offset + keep_slots * h.event_size])
+    newest = kept[len(kept) - h.next :]
+    assert [e.time for e in trace.events] == [e.time for e in newest]
+    assert trace.cut_events == len(kept) - h.next
+    assert trace.time_anchored  # the closing TIME event is among the newest
+    note = next(n for n in trace.notes if "cut short" in n)
+    assert "; 3 older ones before the gap are left out" in note
+    # Cut before `next`: the first slots, which follow the gap, are all there is.
+    trace = decode(data[: h.events_offset + 2 * h.event_size])
+    assert [e.args[0] for e in trace.events] == [e.args[0] for e in newest[:2]]
+    assert [e.seq for e in trace.events] == [h.recorded - h.next + i for i in range(2)]
+
+
+def test_a_cut_energy_snapshot_is_partial_not_an_error() -> None:
+    data = _with_snapshot()
+    whole = decode(data)
+    assert whole.energy_status == "whole"
+    h = whole.header
+    trace = decode(data[: len(data) - 3 * h.event_size])
+    assert trace.energy_status == "partial" and trace.energy is None
+    assert any("energy snapshot is partial" in n and "cut short" in n for n in trace.notes)
+    snapshot = next(i for i, e in enumerate(whole.events) if e.id == EV["ENERGY"])
+    trace = decode(data[: h.events_offset + snapshot * h.event_size])
+    assert trace.energy_status == "missing"
+
+
+def test_several_dumps_in_one_file_one_per_run() -> None:
+    first = Scenario([Thread(0x20001000, "D", 4, 1)])
+    first.running = 0x20001000
+    first.user(4096, 1, 2)
+    first.objects.append(SynthObject(0, OBJ["label"], "case 1: threshold 4"))
+    second = Scenario([Thread(0x20001000, "D", 4, 1)])
+    second.objects.append(SynthObject(0, OBJ["label"], "case 2", created=0))
+    second.objects.append(SynthObject(0, OBJ["label"], "case 2: threshold 1", created=1))
+    second.at(2000).switch(0x20001000)
+    a, b = first.encode().data, second.encode(ptr_size=8, endian="big").data
+    traces = tracefmt.decode_runs(a + b, "two.tctrace")
+    assert [(t.run, t.runs, t.offset) for t in traces] == [(1, 2, 0), (2, 2, len(a))]
+    assert [t.label for t in traces] == ["case 1: threshold 4", "case 2: threshold 1"]
+    assert traces[1].title == "run 2 of 2, case 2: threshold 1"
+    assert [o.name for o in traces[1].objects] == ["D"]  # a label is not an object
+    assert traces[0].notes == [] and traces[1].header.ptr_size == 8
+    with pytest.raises(TacetError, match=r"two.tctrace: holds 2 traces .* choose one, 1 to 2"):
+        decode(a + b, "two.tctrace")
+    assert decode(a + b, "two.tctrace", run=2).label == "case 2: threshold 1"
+    with pytest.raises(TacetError, match="no trace 3: it holds 2"):
+        decode(a + b, "two.tctrace", run=3)
+    # An error in the second names where it is in the file.
+    bad = bytearray(a + b)
+    struct.pack_into(">I", bad, len(a) + 8, 0x04030201)  # its endian word, wrong
+    with pytest.raises(TraceFormatError) as info:
+        tracefmt.decode_runs(bytes(bad), "two.tctrace")
+    assert info.value.offset == len(a) + 8
+    assert f"two.tctrace (dump 2, at byte {len(a)}): byte offset {len(a) + 8}" in info.value.message
+    # The second cut short, in its header: noted on the first; in its events: decoded.
+    traces = tracefmt.decode_runs(a + b[:40], "two.tctrace")
+    assert len(traces) == 1 and any("40 bytes of a further dump" in n for n in traces[0].notes)
+    traces = tracefmt.decode_runs(a + b[:-5], "two.tctrace")
+    assert len(traces) == 2 and traces[1].cut_events == 1
+
+
+def test_a_whole_buffer_copied_out_is_one_dump() -> None:
+    # A debugger's copy holds every slot, the unused ones too: not a trailing-bytes note.
+    events = [SynthEvent(100 + i, EV["SWITCH"]) for i in range(5)]
+    data = encode(events, slots=40).data
+    h = decode(data).header
+    assert (
+        len(data)
+        == h.events_offset + h.events * h.event_size
+        > h.events_offset + h.kept * h.event_size
+    )
+    assert decode(data).notes == []
+    assert len(tracefmt.decode_runs(data + data)) == 2
+
+
+def test_truncated_and_bad_events() -> None:
     h = decode(GOOD).header
     bad_id = header_field(GOOD, h.events_offset + 4, "H", 0x99)
     with pytest.raises(TraceFormatError, match=f"offset {h.events_offset + 4}: event slot 0"):
@@ -327,13 +450,19 @@ SEEDS.append(_with_snapshot())
 
 def decode_cleanly(data: bytes) -> None:
     try:
-        trace = decode(data, "fuzz")
+        traces = tracefmt.decode_runs(data, "fuzz")
     except TraceFormatError as error:
-        assert "fuzz: byte offset" in error.message
+        assert "fuzz" in error.message and "byte offset" in error.message
         return
-    # A dump that decodes is whole: every kept slot was read, times never go back.
+    for trace in traces:
+        decoded_cleanly(trace)
+
+
+def decoded_cleanly(trace: tracefmt.Trace) -> None:
+    # Every kept slot was read, or the notes say how many were cut; times never go back.
     h = trace.header
-    assert len(trace.events) == h.kept
+    assert len(trace.events) == h.kept - trace.cut_events
+    assert not trace.cut_events or any("cut short" in n for n in trace.notes)
     times = [e.time for e in trace.events]
     assert times == sorted(times)
     # And whatever it says, the analysis and the export take it.

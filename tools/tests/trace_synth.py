@@ -336,3 +336,63 @@ class Scenario:
 
     def encode(self, **options: object) -> Encoded:
         return encode(self.events, self.objects, **options)  # type: ignore[arg-type]
+
+
+def producer_consumer(rounds: int, threshold: int, work: int = 150) -> Scenario:
+    """The producer/consumer of examples/producer_consumer as a trace: producer D (priority 4,
+    preemption threshold `threshold`) sends three messages to each of the queues "A", "B",
+    "C", which consumers of the same names (priorities 1, 2, 3) each wait on, then yields; a
+    consumer takes its messages and waits again. Threshold 4: each message preempts D.
+    Threshold 1: the consumers made ready are held off by D's threshold until D yields. Work
+    takes `work` clock units; a tick interrupt every 1000."""
+    d = 0x2000_4000
+    consumers = [(0x2000_1000, "A", 1, 0x2000_5000), (0x2000_2000, "B", 2, 0x2000_6000),
+                 (0x2000_3000, "C", 3, 0x2000_7000)]  # fmt: skip
+    sc = Scenario([Thread(d, "D", 4, threshold)] + [Thread(a, n, p) for a, n, p, _ in consumers])
+    for _, name, _, queue in consumers:
+        sc.add_object(queue, "queue", name)
+    forever = 0xFFFFFFFF
+    next_tick = [sc.now + 1000]
+
+    def advance(units: int) -> None:
+        """Time passes in the running context; the tick interrupts it when it is due."""
+        end = sc.now + units
+        while next_tick[0] <= end:
+            sc.at(next_tick[0]).isr(2, irq=15)
+            next_tick[0] += 1000
+            end += 2
+        sc.at(end)
+
+    def consume(queue: int, messages: int) -> None:
+        """The running consumer's receives return, it works on each, then waits again."""
+        for _ in range(messages):
+            sc.service("QUEUE_RECEIVE", queue, 0, forever)
+            advance(work)
+        sc.block(queue)
+
+    sc.running = d
+    for _ in range(rounds):
+        held = []
+        for address, _, priority, queue in consumers:
+            for _ in range(3):
+                advance(work)
+                if priority < threshold:  # preempts D, takes the message, waits again
+                    sc.ready(address, queue, 0)
+                    sc.switch(address)
+                    advance(5)
+                    consume(queue, 1)
+                    sc.switch(d, "pending", queue)
+                elif address not in held:  # held off by D's threshold
+                    sc.ready(address, queue, 0)
+                    held.append(address)
+                sc.service("QUEUE_SEND", queue, forever)
+        sc.yield_()
+        if held:  # each consumer in priority order takes its three messages
+            sc.switch(consumers[0][0])
+            for i, (_, _, _, queue) in enumerate(consumers):
+                advance(5)
+                consume(queue, 3)
+                sc.switch(consumers[i + 1][0] if i + 1 < len(consumers) else d, "pending", queue)
+        sc.service("THREAD_YIELD")
+    sc.disable()
+    return sc

@@ -180,6 +180,7 @@ void tc__cm_signal_pending(struct tc_thread *t);
 void tc__cm_init(void);
 void tc__cm_stack_init(struct tc_thread *t);
 int tc__cm_start(void);
+void tc__cm_run_end(void);
 uint64_t tc__cm_cycles(void);
 _Noreturn void tc__cm_panic(const char *msg, const char *detail);
 
@@ -205,6 +206,7 @@ _Noreturn void tc__cm_panic(const char *msg, const char *detail);
 #define TC_PORT_STACK_INIT(t)       tc__cm_stack_init(t)
 #define TC_PORT_SWITCH(from, to)    ((void)(from), tc__cm_switch(to))
 #define TC_PORT_START()             tc__cm_start()
+#define TC_PORT_RUN_END()           tc__cm_run_end()
 #define TC_PORT_CYCLES()            tc__cm_cycles()
 #define TC_PORT_CYCLES32_DOWN()     ((uint32_t)TC_BOARD_CYCLES32_DOWN())
 #define TC_PORT_CYCLES_HZ()         ((uint32_t)TC_BOARD_CYCLES_HZ)

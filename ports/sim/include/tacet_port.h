@@ -53,6 +53,7 @@ void tc__sim_init(void);
 void tc__sim_stack_init(struct tc_thread *t);
 void tc__sim_switch(struct tc_thread *from, struct tc_thread *to);
 int tc__sim_start(void);
+void tc__sim_run_end(void);
 void tc__sim_take_interrupts(void);
 _Noreturn void tc__sim_panic(const char *msg, const char *detail);
 
@@ -79,6 +80,7 @@ static inline void tc__sim_irq_restore(unsigned s)
 #define TC_PORT_STACK_INIT(t)       tc__sim_stack_init(t)
 #define TC_PORT_SWITCH(from, to)    tc__sim_switch((from), (to))
 #define TC_PORT_START()             tc__sim_start()
+#define TC_PORT_RUN_END()           tc__sim_run_end()
 #define TC_PORT_CYCLES()            tc__sim_now
 #define TC_PORT_CYCLES_HZ()         tc__sim_hz
 /* The clock follows the operating point (TC_POWER): the same cycles take longer at a lower

@@ -1,37 +1,34 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * @NAME@: one thread, released every PERIOD_TICKS by a timer through a semaphore. This is the
- * system app.yaml describes (`tacet analyze app.yaml` says whether the thread meets its
- * deadline): keep the two in step.
+ * @NAME@: the functions of the system app.yaml describes. tacet_app.h and tacet_app.c are
+ * generated from it at build time (tacet_add_app in CMakeLists.txt): the header declares every
+ * object and every function named there, tacet_app_create() creates them. A thread added to
+ * app.yaml needs its entry function here; without it the link fails naming the function.
  *
- * After JOBS jobs the thread stops the timer and returns; with nothing left to run, the kernel
- * returns to main, which checks the kernel's invariants. Exit status 0 when every job ran and
- * the invariants hold.
+ * The worker is released every 10 ms by the timer release_timer through the semaphore
+ * release. After JOBS jobs it stops the timer and returns; with nothing left to run, the
+ * kernel returns to main, which checks the kernel's invariants. Exit status 0 when every job
+ * ran and the invariants hold.
  */
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "tacet/tacet.h"
+#include "tacet_app.h"
 
-#define WORKER_STACK    16384u /* app.yaml: threads: worker: stack */
-#define WORKER_PRIORITY 1u     /* app.yaml: threads: worker: priority */
-#define PERIOD_TICKS    10u    /* app.yaml: timers: release_timer: period (ticks of 1 ms) */
-#define JOBS            5u
+#define JOBS 5u
 
-static tc_thread worker;
-static tc_sem release;
-static tc_timer release_timer;
-static uint8_t worker_stack[WORKER_STACK] __attribute__((aligned(16)));
 static unsigned jobs;
 
-/* Timer callback, in the timers' HISR: it may not block, and giving does not. */
-static void release_worker(void *arg)
+/* app.yaml: timers: release_timer: callback. In the timers' HISR: it may not block, and
+ * giving does not. At its max (1) when the worker is late: that release is lost. */
+void release_worker(void *arg)
 {
   (void)arg;
-  (void)tc_sem_give(&release); /* at its max (1) when the worker is late: that release is lost */
+  (void)tc_sem_give(&release);
 }
 
-static void worker_main(void *arg)
+/* app.yaml: threads: worker: entry. */
+void worker_main(void *arg)
 {
   (void)arg;
   while (jobs < JOBS && tc_sem_take(&release, TC_WAIT_FOREVER) == TC_OK) {
@@ -44,15 +41,11 @@ static void worker_main(void *arg)
 int main(void)
 {
   tc_kernel_init();
-  if (tc_sem_create(&release, "release", 0, 1) != TC_OK ||
-      tc_timer_create(&release_timer, "release_timer", release_worker, NULL, PERIOD_TICKS, PERIOD_TICKS,
-                      TC_AUTO_ACTIVATE) != TC_OK ||
-      tc_thread_create(&worker, "worker", worker_main, NULL, worker_stack, sizeof worker_stack,
-                       WORKER_PRIORITY, WORKER_PRIORITY, 0, TC_AUTO_START) != TC_OK) {
-    printf("@NAME@: creating the semaphore, the timer or the thread failed\n");
+  if (tacet_app_create() != TC_OK) {
+    printf("@NAME@: creating %s failed\n", tacet_app_failed);
     return 1;
   }
-  int code = tc_kernel_start(); /* returns when the worker has completed */
+  int code = tc_kernel_start(); /* returns when every thread has completed */
   const char *why = tc_check();
   printf("@NAME@: %u of %u jobs on the %s port, kernel invariants %s\n", jobs, JOBS, TC_PORT_NAME,
          why == NULL ? "hold" : why);
