@@ -531,16 +531,25 @@ void tc__trace_put4(uint32_t id, uintptr_t a0, uintptr_t a1, uintptr_t a2, uintp
  * wrapper, expanded before it, calls it and records event `ev` with x0 .. x2 (evaluated after
  * the call, so they may read what it handed back) and the status; `after` runs on TC_OK
  * (a delete takes the object out of the registry). The body is inlined into the wrapper, so
- * that with the trace off a service pays its one test and nothing else. */
+ * that with the trace off a service pays its one test and nothing else. A call refused above
+ * the kernel's mask (tc__isr_ok, after a hook that returned) is not recorded: the buffer is
+ * the kernel's, which its lock does not protect from such a handler. */
 #define TC_BODY(name) name##__body
-#define TC_TRACED(name, params, args, ev, x0, x1, x2, after)  \
-  static inline __attribute__((always_inline)) tc_status name##__body params; \
-  tc_status name params                                       \
-  {                                                           \
-    tc_status st_ = name##__body args;                        \
-    TC_TRACE_CALL((ev), (x0), (x1), (x2), st_);               \
-    if (st_ == TC_OK) after;                                  \
-    return st_;                                               \
+#if TC_CHECKS && defined(TC_PORT_IN_UNMASKED_ISR)
+#define TC__REFUSED_ABOVE_MASK(st) ((st) == TC_CALLER_ERROR && TC_PORT_IN_UNMASKED_ISR())
+#else
+#define TC__REFUSED_ABOVE_MASK(st) false
+#endif
+#define TC_TRACED(name, params, args, ev, x0, x1, x2, after)                            \
+  static inline __attribute__((always_inline)) tc_status name##__body params;           \
+  tc_status name params                                                                 \
+  {                                                                                     \
+    tc_status st_ = name##__body args;                                                  \
+    if (tc__k.trace != NULL && !TC__REFUSED_ABOVE_MASK(st_))                            \
+      tc__trace_record((uint32_t)(ev) | (uint32_t)st_ << 16, (uintptr_t)(x0), (uintptr_t)(x1), \
+                       (uintptr_t)(x2));                                                \
+    if (st_ == TC_OK) after;                                                            \
+    return st_;                                                                         \
   }
 #else
 #define TC_TRACE_EVENT(id, a0, a1, a2) \

@@ -126,11 +126,6 @@ void tc__trace_ready(const tc_thread *t, uintptr_t object, uintptr_t status)
  * argument comes in a register. */
 void tc__trace_record(uint32_t id_a3, uintptr_t a0, uintptr_t a1, uintptr_t a2)
 {
-#if TC_CHECKS && defined(TC_PORT_IN_UNMASKED_ISR)
-  /* A call refused above the kernel's mask (tc__isr_ok, after a hook that returned): the
-   * buffer is the kernel's, which the kernel's lock does not protect from such a handler. */
-  if ((id_a3 >> 16) == TC_CALLER_ERROR && TC_PORT_IN_UNMASKED_ISR()) return;
-#endif
   unsigned s = tc__lock();
   /* Tested again with the lock held: an interrupt between the caller's test and the lock
    * may have stopped the trace. */
