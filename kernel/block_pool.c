@@ -60,7 +60,7 @@ static tc_block_pool *owner_of(const void *block)
 tc_status TC_BODY(tc_block_pool_create)(tc_block_pool *bp, const char *name, size_t block_size, void *mem,
                                size_t mem_size)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_block_pool_create"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_block_pool_create");
   TC_ARG_CHECK(bp != NULL && mem != NULL && block_size != 0, TC_INVALID);
   TC_ARG_CHECK(block_size <= SIZE_MAX / 2 && mem_size <= UINTPTR_MAX - (uintptr_t)mem, TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
@@ -149,7 +149,7 @@ static tc_status __attribute__((noinline)) alloc_slow(tc_block_pool *bp, void **
 
 tc_status TC_BODY(tc_block_alloc)(tc_block_pool *bp, void **block, uint32_t timeout)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_block_alloc"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_block_alloc");
   TC_ARG_CHECK(block != NULL, TC_INVALID);
 #if TC_CHECKS
   /* *block is NULL after every failure; set here only on the paths that fail. */
@@ -174,7 +174,7 @@ tc_status TC_BODY(tc_block_alloc)(tc_block_pool *bp, void **block, uint32_t time
 
 tc_status TC_BODY(tc_block_free)(void *block)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_block_free"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_block_free");
   /* Blocks are 8-byte aligned: anything else is refused before the header is read. */
   TC_ARG_CHECK(block != NULL && ((uintptr_t)block & 7u) == 0, TC_INVALID);
   uintptr_t *h = header_of(block);
@@ -212,7 +212,7 @@ tc_status TC_BODY(tc_block_free)(void *block)
 
 tc_status TC_BODY(tc_block_pool_delete)(tc_block_pool *bp)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_block_pool_delete"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_block_pool_delete");
   TC_ARG_CHECK(pool_valid(bp), TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned s = tc__lock();
@@ -223,7 +223,7 @@ tc_status TC_BODY(tc_block_pool_delete)(tc_block_pool *bp)
 
 tc_status tc_block_pool_info(const tc_block_pool *bp, tc_block_pool_info_t *out)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_block_pool_info"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_block_pool_info");
   TC_ARG_CHECK(pool_valid(bp) && out != NULL, TC_INVALID);
   unsigned s = tc__lock();
   out->name = bp->name;

@@ -226,7 +226,7 @@ static bool in_use_block(const tc_byte_pool *bp, const block *b)
 
 tc_status TC_BODY(tc_byte_pool_create)(tc_byte_pool *bp, const char *name, void *mem, size_t mem_size)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_byte_pool_create"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_byte_pool_create");
   TC_ARG_CHECK(bp != NULL && mem != NULL, TC_INVALID);
   TC_ARG_CHECK(mem_size <= UINTPTR_MAX - (uintptr_t)mem, TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
@@ -277,7 +277,7 @@ tc_status TC_BODY(tc_byte_pool_create)(tc_byte_pool *bp, const char *name, void 
 
 tc_status TC_BODY(tc_byte_alloc)(tc_byte_pool *bp, void **mem, size_t size, uint32_t timeout)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_byte_alloc"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_byte_alloc");
   TC_ARG_CHECK(mem != NULL, TC_INVALID);
   *mem = NULL;
   TC_ARG_CHECK(pool_valid(bp) && size != 0, TC_INVALID);
@@ -313,7 +313,7 @@ tc_status TC_BODY(tc_byte_alloc)(tc_byte_pool *bp, void **mem, size_t size, uint
 
 tc_status TC_BODY(tc_byte_free)(void *mem)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_byte_free"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_byte_free");
   TC_ARG_CHECK(mem != NULL, TC_INVALID);
   block *b = (block *)((uint8_t *)mem - H);
   unsigned s = tc__lock();
@@ -339,7 +339,7 @@ tc_status TC_BODY(tc_byte_free)(void *mem)
 
 tc_status TC_BODY(tc_byte_pool_delete)(tc_byte_pool *bp)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_byte_pool_delete"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_byte_pool_delete");
   TC_ARG_CHECK(pool_valid(bp), TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned s = tc__lock();
@@ -358,7 +358,7 @@ tc_status TC_BODY(tc_byte_pool_delete)(tc_byte_pool *bp)
 
 tc_status tc_byte_pool_info(const tc_byte_pool *bp, tc_byte_pool_info_t *out)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_byte_pool_info"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_byte_pool_info");
   TC_ARG_CHECK(pool_valid(bp) && out != NULL, TC_INVALID);
   unsigned s = tc__lock();
   out->name = bp->name;

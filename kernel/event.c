@@ -39,7 +39,7 @@ static inline bool satisfied(uint32_t current, uint32_t requested, unsigned mode
 
 tc_status TC_BODY(tc_event_create)(tc_event *e, const char *name)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_event_create"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_event_create");
   TC_ARG_CHECK(e != NULL, TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
@@ -63,7 +63,7 @@ tc_status TC_BODY(tc_event_create)(tc_event *e, const char *name)
 
 tc_status TC_BODY(tc_event_set)(tc_event *e, uint32_t flags)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_event_set"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_event_set");
   TC_ARG_CHECK(event_valid(e), TC_INVALID);
   unsigned k = tc__lock();
   e->flags |= flags;
@@ -93,7 +93,7 @@ tc_status TC_BODY(tc_event_set)(tc_event *e, uint32_t flags)
 
 tc_status TC_BODY(tc_event_clear)(tc_event *e, uint32_t flags)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_event_clear"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_event_clear");
   TC_ARG_CHECK(event_valid(e), TC_INVALID);
   unsigned k = tc__lock();
   e->flags &= ~flags;
@@ -103,7 +103,7 @@ tc_status TC_BODY(tc_event_clear)(tc_event *e, uint32_t flags)
 
 tc_status TC_BODY(tc_event_wait)(tc_event *e, uint32_t flags, unsigned mode, uint32_t *actual, uint32_t timeout)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_event_wait"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_event_wait");
   TC_ARG_CHECK(event_valid(e) && flags != 0 && mode_valid(mode), TC_INVALID);
   TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
@@ -132,7 +132,7 @@ tc_status TC_BODY(tc_event_wait)(tc_event *e, uint32_t flags, unsigned mode, uin
 
 tc_status TC_BODY(tc_event_delete)(tc_event *e)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_event_delete"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_event_delete");
   TC_ARG_CHECK(event_valid(e), TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned k = tc__lock();

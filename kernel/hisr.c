@@ -92,7 +92,7 @@ static void hisr_entry(void *arg)
 tc_status TC_BODY(tc_hisr_create)(tc_hisr *h, const char *name, void (*fn)(void), unsigned hisr_priority,
                          void *stack, size_t stack_size)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_hisr_create"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_hisr_create");
   TC_ARG_CHECK(h != NULL && fn != NULL && stack != NULL, TC_INVALID);
   TC_ARG_CHECK(stack_size >= TC_PORT_STACK_MIN, TC_INVALID);
 #if TC_MPU_STACK_GUARD
@@ -139,7 +139,7 @@ tc_status TC_BODY(tc_hisr_create)(tc_hisr *h, const char *name, void (*fn)(void)
 
 tc_status TC_BODY(tc_hisr_activate)(tc_hisr *h)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_hisr_activate"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_hisr_activate");
   TC_ARG_CHECK(hisr_valid(h), TC_INVALID);
   unsigned s = tc__lock();
   tc_status st = TC_OK;
@@ -155,7 +155,7 @@ tc_status TC_BODY(tc_hisr_activate)(tc_hisr *h)
 
 tc_status TC_BODY(tc_hisr_delete)(tc_hisr *h)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_hisr_delete"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_hisr_delete");
   TC_ARG_CHECK(hisr_valid(h), TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned s = tc__lock();
@@ -181,7 +181,7 @@ tc_hisr *tc_hisr_self(void)
 
 tc_status tc_hisr_info(const tc_hisr *h, tc_hisr_info_t *out)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_hisr_info"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_hisr_info");
   TC_ARG_CHECK(hisr_valid(h) && out != NULL, TC_INVALID);
   unsigned s = tc__lock();
   out->name = h->ctx.name;

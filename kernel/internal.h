@@ -271,22 +271,29 @@ static inline void tc__unlock_quiet(unsigned s) { TC_PORT_IRQ_RESTORE_QUIET(s); 
 
 /* ---- calling context -------------------------------------------------------------------- */
 
-/* False, after tc_isr_priority_hook(service), when the caller is an interrupt handler above
- * the kernel's mask (tacet/kernel.h, "The rule"): every service's first check, as
- * TC_ARG_CHECK(tc__isr_ok("tc_x"), TC_CALLER_ERROR), so that with TC_CHECKS=0 it is not
- * even compiled. A thread pays the port's test of handler mode (Cortex-M: one read of IPSR
- * and a branch); the priority is looked up only in a handler. */
-static inline bool tc__isr_ok(const char *service)
-{
-#ifdef TC_PORT_IN_UNMASKED_ISR
-  if (__builtin_expect(TC_PORT_IN_UNMASKED_ISR(), 0)) {
-    tc_isr_priority_hook(service);
-    return false;
-  }
+/* Every service's first check (TC_CHECKS=1): an interrupt handler above the kernel's mask
+ * (tacet/kernel.h, "The rule") is refused -- tc_isr_priority_hook(service), then the service
+ * returns TC_CALLER_ERROR (TC_ISR_CHECK) or, a void one, nothing (TC_ISR_CHECK_VOID). A thread
+ * pays the port's test of handler mode (Cortex-M: a read of IPSR and a branch); the handler's
+ * priority is looked up only in a handler, and the refusal is a tail call, so that the check
+ * costs a service no stack frame. With TC_CHECKS=0 it is not compiled. */
+#if TC_CHECKS && defined(TC_PORT_IN_UNMASKED_ISR)
+tc_status tc__isr_refuse(const char *service) __attribute__((cold, noinline));
+#define TC_ISR_CHECK(service)                                                   \
+  do {                                                                          \
+    if (__builtin_expect(TC_PORT_IN_UNMASKED_ISR(), 0)) return tc__isr_refuse(service); \
+  } while (0)
+#define TC_ISR_CHECK_VOID(service)                                  \
+  do {                                                              \
+    if (__builtin_expect(TC_PORT_IN_UNMASKED_ISR(), 0)) {           \
+      (void)tc__isr_refuse(service);                                \
+      return;                                                       \
+    }                                                               \
+  } while (0)
+#else
+#define TC_ISR_CHECK(service) ((void)0)
+#define TC_ISR_CHECK_VOID(service) ((void)0)
 #endif
-  (void)service;
-  return true;
-}
 
 /* True in an interrupt handler (LISR): inside the bracket tc_isr_enter/exit, or, on a port
  * that defines TC_PORT_IN_ISR, whenever the hardware says so (there the bracket is optional;
@@ -532,7 +539,7 @@ void tc__trace_put4(uint32_t id, uintptr_t a0, uintptr_t a1, uintptr_t a2, uintp
  * the call, so they may read what it handed back) and the status; `after` runs on TC_OK
  * (a delete takes the object out of the registry). The body is inlined into the wrapper, so
  * that with the trace off a service pays its one test and nothing else. A call refused above
- * the kernel's mask (tc__isr_ok, after a hook that returned) is not recorded: the buffer is
+ * the kernel's mask (TC_ISR_CHECK, after a hook that returned) is not recorded: the buffer is
  * the kernel's, which its lock does not protect from such a handler. */
 #define TC_BODY(name) name##__body
 #if TC_CHECKS && defined(TC_PORT_IN_UNMASKED_ISR)

@@ -33,13 +33,13 @@ void tc__isr_exit(void)
 
 void tc_isr_enter(void)
 {
-  if (TC_CHECKS && !tc__isr_ok("tc_isr_enter")) return;
+  TC_ISR_CHECK_VOID("tc_isr_enter");
   tc__isr_enter();
 }
 
 void tc_isr_exit(void)
 {
-  if (TC_CHECKS && !tc__isr_ok("tc_isr_exit")) return;
+  TC_ISR_CHECK_VOID("tc_isr_exit");
   tc__isr_exit();
 }
 
@@ -54,4 +54,12 @@ __attribute__((weak)) void tc_isr_priority_hook(const char *service)
 {
   TC_PORT_PANIC("kernel service called from an interrupt above the kernel's mask", service);
 }
+
+#if TC_CHECKS
+tc_status tc__isr_refuse(const char *service)
+{
+  tc_isr_priority_hook(service);
+  return TC_CALLER_ERROR;
+}
+#endif
 #endif

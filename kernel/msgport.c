@@ -36,7 +36,7 @@ static void ring_put(tc_port *p, void *msg)
 
 tc_status TC_BODY(tc_port_create)(tc_port *p, const char *name, void **slots, size_t n_slots)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_port_create"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_port_create");
   TC_ARG_CHECK(p != NULL && slots != NULL && n_slots != 0, TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
@@ -63,7 +63,7 @@ tc_status TC_BODY(tc_port_create)(tc_port *p, const char *name, void **slots, si
 
 tc_status TC_BODY(tc_port_send)(tc_port *p, void *msg, uint32_t timeout)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_port_send"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_port_send");
   TC_ARG_CHECK(port_valid(p), TC_INVALID);
   TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
@@ -98,7 +98,7 @@ tc_status TC_BODY(tc_port_send)(tc_port *p, void *msg, uint32_t timeout)
 
 tc_status TC_BODY(tc_port_receive)(tc_port *p, void **msg, uint32_t timeout)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_port_receive"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_port_receive");
   TC_ARG_CHECK(port_valid(p) && msg != NULL, TC_INVALID);
   TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
@@ -135,7 +135,7 @@ tc_status TC_BODY(tc_port_receive)(tc_port *p, void **msg, uint32_t timeout)
 
 tc_status TC_BODY(tc_port_delete)(tc_port *p)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_port_delete"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_port_delete");
   TC_ARG_CHECK(port_valid(p), TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned k = tc__lock();

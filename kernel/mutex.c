@@ -112,7 +112,7 @@ static void release(tc_mutex *m)
 
 tc_status TC_BODY(tc_mutex_create)(tc_mutex *m, const char *name, unsigned options)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_mutex_create"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_mutex_create");
   TC_ARG_CHECK(m != NULL && (options & ~TC_INHERIT) == 0, TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
@@ -139,7 +139,7 @@ tc_status TC_BODY(tc_mutex_create)(tc_mutex *m, const char *name, unsigned optio
 
 tc_status TC_BODY(tc_mutex_lock)(tc_mutex *m, uint32_t timeout)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_mutex_lock"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_mutex_lock");
   TC_ARG_CHECK(mutex_valid(m), TC_INVALID);
   TC_ARG_CHECK(tc__in_thread(), TC_CALLER_ERROR);
   TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__k.lock_nesting == 0, TC_CALLER_ERROR);
@@ -177,7 +177,7 @@ tc_status TC_BODY(tc_mutex_lock)(tc_mutex *m, uint32_t timeout)
 
 tc_status TC_BODY(tc_mutex_unlock)(tc_mutex *m)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_mutex_unlock"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_mutex_unlock");
   TC_ARG_CHECK(mutex_valid(m), TC_INVALID);
   TC_ARG_CHECK(tc__in_thread(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
@@ -197,7 +197,7 @@ tc_status TC_BODY(tc_mutex_unlock)(tc_mutex *m)
 
 tc_status TC_BODY(tc_mutex_delete)(tc_mutex *m)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_mutex_delete"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_mutex_delete");
   TC_ARG_CHECK(mutex_valid(m), TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned k = tc__lock();

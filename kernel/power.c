@@ -202,7 +202,7 @@ static void restart_counts(tc_list *list, size_t node_offset, unsigned top)
 
 tc_status tc_power_init(const tc_opp *points, unsigned n, double c_eff_farad, double p_static_watt)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_power_init"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_power_init");
   TC_ARG_CHECK(table_valid(points, n), TC_INVALID);
   TC_ARG_CHECK(__builtin_isfinite(c_eff_farad) && c_eff_farad > 0.0, TC_INVALID);
   TC_ARG_CHECK(__builtin_isfinite(p_static_watt) && p_static_watt >= 0.0, TC_INVALID);
@@ -236,7 +236,7 @@ tc_status tc_power_init(const tc_opp *points, unsigned n, double c_eff_farad, do
 
 tc_status tc_power_set_point(unsigned index)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_power_set_point"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_power_set_point");
   TC_ARG_CHECK(index < PW.n, TC_INVALID);
   TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
   unsigned s = tc__lock();
@@ -251,7 +251,7 @@ tc_status tc_power_set_point(unsigned index)
 
 tc_status tc_power_classes(const uint8_t points[TC_LOAD_CLASSES])
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_power_classes"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_power_classes");
   TC_ARG_CHECK(PW.n != 0 && points != NULL, TC_INVALID);
   for (unsigned c = 0; c < TC_LOAD_CLASSES; c++) TC_ARG_CHECK(points[c] < PW.n, TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
@@ -266,7 +266,7 @@ static bool thread_valid(const tc_thread *t) { return t != NULL && t->magic == T
 
 tc_status tc_power_thread_class(tc_thread *t, unsigned load_class)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_power_thread_class"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_power_thread_class");
   TC_ARG_CHECK(thread_valid(t) && load_class <= TC_LOAD_LOW, TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned s = tc__lock();
@@ -452,7 +452,7 @@ static void rt_dvs(bool release)
 
 tc_status tc_power_task(tc_thread *t, uint32_t period_ticks, uint64_t wcet_cycles)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_power_task"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_power_task");
   TC_ARG_CHECK(thread_valid(t), TC_INVALID);
   TC_ARG_CHECK((period_ticks == 0) == (wcet_cycles == 0), TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
@@ -479,7 +479,7 @@ tc_status tc_power_task(tc_thread *t, uint32_t period_ticks, uint64_t wcet_cycle
 
 tc_status tc_power_release(tc_thread *t)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_power_release"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_power_release");
   TC_ARG_CHECK(thread_valid(t) && t->power_period != 0, TC_INVALID);
   unsigned s = tc__lock();
   close_books();
@@ -494,7 +494,7 @@ tc_status tc_power_release(tc_thread *t)
 
 tc_status tc_power_complete(void)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_power_complete"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_power_complete");
   TC_ARG_CHECK(tc__in_thread(), TC_CALLER_ERROR);
   tc_thread *t = tc__k.current;
   TC_ARG_CHECK(t->power_period != 0, TC_INVALID);
@@ -509,7 +509,7 @@ tc_status tc_power_complete(void)
 
 tc_status tc_power_policy(unsigned policy)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_power_policy"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_power_policy");
   TC_ARG_CHECK(PW.n != 0 && policy <= TC_POLICY_RT_DVS, TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned s = tc__lock();
@@ -581,7 +581,7 @@ static void add_context(const tc_thread *c, const uint64_t cycles[TC_POWER_POINT
 
 tc_status tc_energy_report(tc_energy_report_t *out)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_energy_report"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_energy_report");
   TC_ARG_CHECK(out != NULL && PW.n != 0, TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   tc_kernel_stats_t ks;
@@ -628,21 +628,21 @@ static tc_status context_energy(const tc_thread *c, tc_energy_t *out)
 
 tc_status tc_energy_thread(const tc_thread *t, tc_energy_t *out)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_energy_thread"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_energy_thread");
   TC_ARG_CHECK(out != NULL && PW.n != 0 && thread_valid(t), TC_INVALID);
   return context_energy(t, out);
 }
 
 tc_status tc_energy_hisr(const tc_hisr *h, tc_energy_t *out)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_energy_hisr"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_energy_hisr");
   TC_ARG_CHECK(out != NULL && PW.n != 0 && h != NULL && h->magic == TC_MAGIC_HISR, TC_INVALID);
   return context_energy(&h->ctx, out);
 }
 
 tc_status tc_energy_phase_begin(tc_energy_phase *phase)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_energy_phase_begin"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_energy_phase_begin");
   TC_ARG_CHECK(phase != NULL && PW.n != 0, TC_INVALID);
   TC_ARG_CHECK(tc__in_thread(), TC_CALLER_ERROR);
   unsigned s = tc__lock();
@@ -656,7 +656,7 @@ tc_status tc_energy_phase_begin(tc_energy_phase *phase)
 
 tc_status tc_energy_phase_end(tc_energy_phase *phase, tc_energy_t *system, tc_energy_t *own)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_energy_phase_end"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_energy_phase_end");
   TC_ARG_CHECK(phase != NULL && PW.n != 0, TC_INVALID);
   TC_ARG_CHECK(tc__in_thread(), TC_CALLER_ERROR);
   TC_ARG_CHECK(phase->thread == tc__k.current, TC_INVALID);

@@ -112,7 +112,7 @@ static void admit_sender(tc_queue *q)
 
 tc_status TC_BODY(tc_queue_create)(tc_queue *q, const char *name, size_t msg_size, void *buf, size_t buf_size)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_queue_create"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_queue_create");
   TC_ARG_CHECK(q != NULL && buf != NULL && msg_size != 0 && buf_size >= msg_size, TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
@@ -207,13 +207,13 @@ static tc_status send_slow(tc_queue *q, const void *msg, uint32_t timeout, bool 
 
 tc_status TC_BODY(tc_queue_send)(tc_queue *q, const void *msg, uint32_t timeout)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_queue_send"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_queue_send");
   return send(q, msg, timeout, false);
 }
 
 tc_status TC_BODY(tc_queue_send_front)(tc_queue *q, const void *msg, uint32_t timeout)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_queue_send_front"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_queue_send_front");
   return send(q, msg, timeout, true);
 }
 
@@ -258,7 +258,7 @@ static tc_status __attribute__((noinline)) receive_slow(tc_queue *q, void *msg, 
 
 tc_status TC_BODY(tc_queue_receive)(tc_queue *q, void *msg, uint32_t timeout)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_queue_receive"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_queue_receive");
   TC_ARG_CHECK(queue_valid(q) && msg != NULL, TC_INVALID);
   TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
@@ -268,7 +268,7 @@ tc_status TC_BODY(tc_queue_receive)(tc_queue *q, void *msg, uint32_t timeout)
 
 tc_status TC_BODY(tc_queue_flush)(tc_queue *q)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_queue_flush"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_queue_flush");
   TC_ARG_CHECK(queue_valid(q), TC_INVALID);
   unsigned k = tc__lock();
   if (q->count != 0) {
@@ -284,7 +284,7 @@ tc_status TC_BODY(tc_queue_flush)(tc_queue *q)
 
 tc_status TC_BODY(tc_queue_delete)(tc_queue *q)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_queue_delete"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_queue_delete");
   TC_ARG_CHECK(queue_valid(q), TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned k = tc__lock();

@@ -25,7 +25,7 @@ static inline bool sem_valid(const tc_sem *s) { return s != NULL && s->magic == 
 
 tc_status TC_BODY(tc_sem_create)(tc_sem *s, const char *name, uint32_t initial, uint32_t max)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_sem_create"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_sem_create");
   TC_ARG_CHECK(s != NULL && max != 0 && initial <= max, TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
@@ -72,7 +72,7 @@ static tc_status __attribute__((noinline)) take_slow(tc_sem *s, uint32_t timeout
 
 tc_status TC_BODY(tc_sem_take)(tc_sem *s, uint32_t timeout)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_sem_take"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_sem_take");
   TC_ARG_CHECK(sem_valid(s), TC_INVALID);
   TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
@@ -94,7 +94,7 @@ static tc_status __attribute__((noinline)) give_to_waiter(tc_node *w, unsigned k
 
 tc_status TC_BODY(tc_sem_give)(tc_sem *s)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_sem_give"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_sem_give");
   TC_ARG_CHECK(sem_valid(s), TC_INVALID);
   unsigned k = tc__lock();
   tc_status st = TC_OK;
@@ -110,7 +110,7 @@ tc_status TC_BODY(tc_sem_give)(tc_sem *s)
 
 tc_status TC_BODY(tc_sem_delete)(tc_sem *s)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_sem_delete"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_sem_delete");
   TC_ARG_CHECK(sem_valid(s), TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned k = tc__lock();

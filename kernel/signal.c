@@ -45,7 +45,7 @@ static inline bool finished(const tc_thread *t) { return t->state == TC_COMPLETE
 
 tc_status TC_BODY(tc_signal_handler_set)(tc_thread *t, void (*handler)(uint32_t signals))
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_signal_handler_set"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_signal_handler_set");
   TC_ARG_CHECK(thread_valid(t), TC_INVALID);
   unsigned s = tc__lock();
   tc_status st = TC_STATE_ERROR;
@@ -60,7 +60,7 @@ tc_status TC_BODY(tc_signal_handler_set)(tc_thread *t, void (*handler)(uint32_t 
 
 tc_status TC_BODY(tc_signal_send)(tc_thread *t, uint32_t signals)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_signal_send"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_signal_send");
   TC_ARG_CHECK(thread_valid(t) && signals != 0, TC_INVALID);
   unsigned s = tc__lock();
   if (t->signal_handler == NULL || finished(t)) {
@@ -151,7 +151,7 @@ bool tc__signal_wait_abort(tc_thread *t)
 
 tc_status TC_BODY(tc_signal_abort_wait)(void)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_signal_abort_wait"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_signal_abort_wait");
   unsigned s = tc__lock();
   tc_thread *t = tc__k.current;
   tc_status st = TC_OK;

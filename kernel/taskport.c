@@ -20,7 +20,7 @@ TC_TRACED(tc_thread_receive, (uint32_t *word, uint32_t timeout), (word, timeout)
 
 tc_status TC_BODY(tc_thread_post)(tc_thread *to, uint32_t word, uint32_t timeout)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_thread_post"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_thread_post");
   TC_ARG_CHECK(to != NULL && to->magic == TC_MAGIC_THREAD, TC_INVALID);
   TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
@@ -67,7 +67,7 @@ tc_status TC_BODY(tc_thread_post)(tc_thread *to, uint32_t word, uint32_t timeout
 
 tc_status TC_BODY(tc_thread_receive)(uint32_t *word, uint32_t timeout)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_thread_receive"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_thread_receive");
   TC_ARG_CHECK(word != NULL, TC_INVALID);
   TC_ARG_CHECK(tc__in_thread(), TC_CALLER_ERROR);
   TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__k.lock_nesting == 0, TC_CALLER_ERROR);

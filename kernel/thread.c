@@ -81,7 +81,7 @@ tc_status TC_BODY(tc_thread_create)(tc_thread *t, const char *name, void (*entry
                            void *stack, size_t stack_size, unsigned priority,
                            unsigned preempt_threshold, uint32_t time_slice, unsigned options)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_thread_create"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_thread_create");
   TC_ARG_CHECK(t != NULL && entry != NULL && stack != NULL, TC_INVALID);
   TC_ARG_CHECK(stack_size >= TC_PORT_STACK_MIN, TC_INVALID);
 #if TC_MPU_STACK_GUARD
@@ -139,7 +139,7 @@ tc_status TC_BODY(tc_thread_create)(tc_thread *t, const char *name, void (*entry
 
 tc_status TC_BODY(tc_thread_delete)(tc_thread *t)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_thread_delete"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_thread_delete");
   TC_ARG_CHECK(thread_valid(t), TC_INVALID);
   TC_ARG_CHECK(!tc__in_handler(), TC_CALLER_ERROR);
   unsigned s = tc__lock();
@@ -162,7 +162,7 @@ tc_status TC_BODY(tc_thread_delete)(tc_thread *t)
 
 tc_status TC_BODY(tc_thread_terminate)(tc_thread *t)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_thread_terminate"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_thread_terminate");
   TC_ARG_CHECK(thread_valid(t), TC_INVALID);
   TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
   unsigned s = tc__lock();
@@ -212,7 +212,7 @@ void tc__thread_run(tc_thread *t)
 
 tc_status TC_BODY(tc_thread_suspend)(tc_thread *t)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_thread_suspend"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_thread_suspend");
   TC_ARG_CHECK(thread_valid(t), TC_INVALID);
   unsigned s = tc__lock();
   tc_status st = TC_OK;
@@ -247,7 +247,7 @@ tc_status TC_BODY(tc_thread_suspend)(tc_thread *t)
 
 tc_status TC_BODY(tc_thread_resume)(tc_thread *t)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_thread_resume"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_thread_resume");
   TC_ARG_CHECK(thread_valid(t), TC_INVALID);
   unsigned s = tc__lock();
   tc_status st = TC_OK;
@@ -265,7 +265,7 @@ tc_status TC_BODY(tc_thread_resume)(tc_thread *t)
 
 tc_status TC_BODY(tc_thread_sleep)(uint32_t ticks)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_thread_sleep"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_thread_sleep");
   TC_ARG_CHECK(tc__in_thread() && tc__k.lock_nesting == 0, TC_CALLER_ERROR);
   if (ticks == 0) return TC_OK;
   unsigned s = tc__lock();
@@ -354,7 +354,7 @@ static tc_status change_user_pair(tc_thread *t, unsigned priority, unsigned thre
 
 tc_status TC_BODY(tc_thread_priority_change)(tc_thread *t, unsigned new_priority, unsigned *old)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_thread_priority_change"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_thread_priority_change");
   TC_ARG_CHECK(thread_valid(t), TC_INVALID);
   TC_ARG_CHECK(new_priority < TC_PRIORITIES, TC_PRIORITY_ERROR);
   TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
@@ -372,7 +372,7 @@ tc_status TC_BODY(tc_thread_priority_change)(tc_thread *t, unsigned new_priority
 
 tc_status TC_BODY(tc_thread_threshold_change)(tc_thread *t, unsigned new_threshold, unsigned *old)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_thread_threshold_change"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_thread_threshold_change");
   TC_ARG_CHECK(thread_valid(t), TC_INVALID);
   TC_ARG_CHECK(new_threshold < TC_PRIORITIES, TC_PRIORITY_ERROR);
   TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
@@ -386,7 +386,7 @@ tc_status TC_BODY(tc_thread_threshold_change)(tc_thread *t, unsigned new_thresho
 
 tc_status TC_BODY(tc_thread_wait_abort)(tc_thread *t)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_thread_wait_abort"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_thread_wait_abort");
   TC_ARG_CHECK(thread_valid(t), TC_INVALID);
   unsigned s = tc__lock();
   tc_status st = TC_STATE_ERROR;
@@ -408,7 +408,7 @@ tc_thread *tc_thread_self(void) { return tc__in_thread() ? tc__k.current : NULL;
 
 tc_status tc_thread_info(const tc_thread *t, tc_thread_info_t *out)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_thread_info"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_thread_info");
   TC_ARG_CHECK(thread_valid(t) && out != NULL, TC_INVALID);
   unsigned s = tc__lock();
   out->name = t->name;

@@ -102,7 +102,7 @@ static void disarm(tc_timer *tm)
 tc_status TC_BODY(tc_timer_create)(tc_timer *tm, const char *name, void (*fn)(void *arg), void *arg,
                           uint32_t initial, uint32_t period, unsigned options)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_timer_create"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_timer_create");
   TC_ARG_CHECK(tm != NULL && fn != NULL && initial != 0, TC_INVALID);
   TC_ARG_CHECK((options & ~TC_AUTO_ACTIVATE) == 0, TC_INVALID);
   TC_ARG_CHECK(may_create_timers(), TC_CALLER_ERROR);
@@ -145,7 +145,7 @@ tc_status TC_BODY(tc_timer_create)(tc_timer *tm, const char *name, void (*fn)(vo
 
 tc_status TC_BODY(tc_timer_activate)(tc_timer *tm)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_timer_activate"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_timer_activate");
   TC_ARG_CHECK(timer_valid(tm), TC_INVALID);
   unsigned s = tc__lock();
   tc_status st = TC_STATE_ERROR;
@@ -159,7 +159,7 @@ tc_status TC_BODY(tc_timer_activate)(tc_timer *tm)
 
 tc_status TC_BODY(tc_timer_deactivate)(tc_timer *tm)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_timer_deactivate"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_timer_deactivate");
   TC_ARG_CHECK(timer_valid(tm), TC_INVALID);
   unsigned s = tc__lock();
   disarm(tm);
@@ -169,7 +169,7 @@ tc_status TC_BODY(tc_timer_deactivate)(tc_timer *tm)
 
 tc_status TC_BODY(tc_timer_change)(tc_timer *tm, uint32_t initial, uint32_t period)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_timer_change"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_timer_change");
   TC_ARG_CHECK(timer_valid(tm) && initial != 0, TC_INVALID);
   unsigned s = tc__lock();
   tc_status st = TC_STATE_ERROR;
@@ -184,7 +184,7 @@ tc_status TC_BODY(tc_timer_change)(tc_timer *tm, uint32_t initial, uint32_t peri
 
 tc_status TC_BODY(tc_timer_delete)(tc_timer *tm)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_timer_delete"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_timer_delete");
   TC_ARG_CHECK(timer_valid(tm), TC_INVALID);
   TC_ARG_CHECK(may_create_timers(), TC_CALLER_ERROR);
   unsigned s = tc__lock();
@@ -197,7 +197,7 @@ tc_status TC_BODY(tc_timer_delete)(tc_timer *tm)
 
 tc_status tc_timer_info(const tc_timer *tm, tc_timer_info_t *out)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_timer_info"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_timer_info");
   TC_ARG_CHECK(timer_valid(tm) && out != NULL, TC_INVALID);
   unsigned s = tc__lock();
   out->name = tm->name;

@@ -319,7 +319,7 @@ void tc__trace_tick(void)
 
 tc_status tc_trace_enable(void *buf, size_t size, unsigned mode)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_trace_enable"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_trace_enable");
   TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
   TC_ARG_CHECK(buf != NULL, TC_INVALID);
   TC_ARG_CHECK((mode & ~(TC_TRACE_STOP | TC_TRACE_TICKS)) == 0u, TC_INVALID);
@@ -373,7 +373,7 @@ tc_status tc_trace_enable(void *buf, size_t size, unsigned mode)
 
 tc_status tc_trace_disable(void)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_trace_disable"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_trace_disable");
   unsigned s = tc__lock();
   tc_trace_header *h = tc__k.trace;
   if (h != NULL) {
@@ -392,7 +392,7 @@ tc_status tc_trace_disable(void)
 
 tc_status tc_trace_user(uint16_t id, uint32_t a, uint32_t b)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_trace_user"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_trace_user");
   TC_ARG_CHECK(id >= TC_TRACE_USER_FIRST, TC_INVALID);
   tc_trace_header *h = tc__k.trace;
   if (h == NULL) return TC_STATE_ERROR;
@@ -429,7 +429,7 @@ const void *tc_trace_buffer(size_t *size)
 /* cppcheck-suppress constParameter ; the API's signature: the traced build writes into buf */
 tc_status tc_trace_enable(void *buf, size_t size, unsigned mode)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_trace_enable"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_trace_enable");
   (void)size;
   TC_ARG_CHECK(!tc__in_isr(), TC_CALLER_ERROR);
   TC_ARG_CHECK(buf != NULL, TC_INVALID);
@@ -439,13 +439,13 @@ tc_status tc_trace_enable(void *buf, size_t size, unsigned mode)
 
 tc_status tc_trace_disable(void)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_trace_disable"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_trace_disable");
   return TC_STATE_ERROR;
 }
 
 tc_status tc_trace_user(uint16_t id, uint32_t a, uint32_t b)
 {
-  TC_ARG_CHECK(tc__isr_ok("tc_trace_user"), TC_CALLER_ERROR);
+  TC_ISR_CHECK("tc_trace_user");
   (void)a;
   (void)b;
   TC_ARG_CHECK(id >= TC_TRACE_USER_FIRST, TC_INVALID);

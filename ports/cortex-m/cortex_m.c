@@ -25,8 +25,6 @@ _Static_assert(offsetof(tc_cm_switch_state, stamp) == 20, "pendsv.S stores the s
 
 /* System control block, SysTick. */
 #define SCB_ICSR      (*(volatile uint32_t *)0xE000ED04u)
-#define SCB_AIRCR        (*(volatile uint32_t *)0xE000ED0Cu)
-#define SCB_SHPR         ((volatile uint8_t *)0xE000ED18u) /* exceptions 4 to 15, one byte each */
 #define SCB_SHPR_PENDSV  (*(volatile uint8_t *)0xE000ED22u)
 #define SCB_SHPR_SYSTICK (*(volatile uint8_t *)0xE000ED23u)
 #define ICSR_PENDSVCLR (1u << 27)
@@ -58,21 +56,34 @@ extern inline bool tc__cm_in_unmasked_isr(void);
 
 uint8_t tc__cm_kernel_level;
 
-bool tc__cm_exception_unmasked(unsigned n)
+/* BASEPRI boosts the execution priority to its group priority: the priority without its
+ * subpriority bits, the low PRIGROUP + 1. A handler is held back by the kernel's mask when its
+ * group priority is not more urgent, that is when its priority is at least the kernel level's
+ * group priority (an unimplemented bit reads as 0 in both). NMI and HardFault (2, 3) have
+ * fixed priorities above every other. Result: the flags LO when above; no register changed. */
+__attribute__((naked)) void tc__cm_unmasked_flags(void)
 {
-  /* BASEPRI boosts the execution priority to its group priority: the priority without its
-   * subpriority bits, the low PRIGROUP + 1. A handler is held back by the kernel's mask when
-   * its group priority is not more urgent, that is when its priority is at least the kernel
-   * level's group priority. (An unimplemented bit reads as 0 in both.) */
-  unsigned group = tc__cm_kernel_level & (~1u << ((SCB_AIRCR >> 8) & 7u));
-  unsigned priority;
-  if (n >= 16u)
-    priority = TC_CM_NVIC_IPR[n - 16u];
-  else if (n >= 4u)
-    priority = SCB_SHPR[n - 4u];
-  else
-    return true; /* NMI and HardFault: fixed priorities, above every other */
-  return (priority - group) >> 31; /* priority < group, both below 256, without a branch */
+  __asm volatile("push {r0-r3}\n\t"
+                 "mrs r0, ipsr\n\t"
+                 "cmp r0, #4\n\t"           /* NMI, HardFault: LO already */
+                 "blo 2f\n\t"
+                 "ldr r1, =0xE000ED0C\n\t"  /* AIRCR */
+                 "ldr r1, [r1]\n\t"
+                 "ubfx r1, r1, #8, #3\n\t"  /* PRIGROUP */
+                 "mvn r2, #1\n\t"
+                 "lsl r2, r2, r1\n\t"       /* the group bits */
+                 "ldr r1, =tc__cm_kernel_level\n\t"
+                 "ldrb r1, [r1]\n\t"
+                 "and r2, r2, r1\n\t"       /* the kernel level's group priority */
+                 "cmp r0, #16\n\t"
+                 "ite hs\n\t"
+                 "ldrhs r1, =0xE000E3F0\n\t" /* an external interrupt's: NVIC_IPR[n - 16] */
+                 "ldrlo r1, =0xE000ED14\n\t" /* a system handler's: SHPR[n - 4] */
+                 "ldrb r1, [r1, r0]\n\t"
+                 "cmp r1, r2\n"
+                 "2:\tpop {r0-r3}\n\t"
+                 "bx lr\n\t"
+                 ".ltorg");
 }
 
 void tc__cm_switch_idle(void)
@@ -312,7 +323,7 @@ void tc__cm_run_end(void)
 
 void tc_cm_stop(int code)
 {
-  if (TC_CHECKS && !tc__isr_ok("tc_cm_stop")) return;
+  TC_ISR_CHECK_VOID("tc_cm_stop");
   unsigned s = tc__cm_irq_disable();
   systick_stop();
   exit_code = code;

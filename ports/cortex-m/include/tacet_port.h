@@ -136,16 +136,24 @@ inline unsigned tc__cm_ipsr(void)
  * not implement (measured by tc__cm_init, with TC_CHECKS=1: only the checks need it). */
 extern uint8_t tc__cm_kernel_level;
 
-/* Exception `n` (IPSR, not 0) runs above the kernel's mask: its group priority -- the bits of
- * its priority above AIRCR.PRIGROUP, the only ones BASEPRI compares -- is more urgent than the
- * kernel level's, or it is NMI or HardFault. Out of line: only a handler gets here. */
-bool tc__cm_exception_unmasked(unsigned n);
+/* The running exception (IPSR, not 0) is above the kernel's mask: its group priority -- the
+ * bits of its priority above AIRCR.PRIGROUP, the only ones BASEPRI compares -- is more urgent
+ * than the kernel level's, or it is NMI or HardFault. The answer is in the flags, LO when it
+ * is above, and every register is kept (cortex_m.c): called as below, it costs a service's
+ * thread path nothing but the test of IPSR -- a call by the C convention would have the
+ * service save its arguments first, on every path. */
+void tc__cm_unmasked_flags(void);
 
 /* TC_PORT_IN_UNMASKED_ISR: in Thread mode one read of IPSR and a branch. */
 inline bool tc__cm_in_unmasked_isr(void)
 {
-  unsigned n = tc__cm_ipsr();
-  return n != 0u && tc__cm_exception_unmasked(n);
+  if (__builtin_expect(tc__cm_ipsr() == 0u, 1)) return false;
+  bool above;
+  __asm volatile("push {lr}\n\t"
+                 "bl tc__cm_unmasked_flags\n\t"
+                 "pop {lr}"
+                 : "=@cclo"(above));
+  return above;
 }
 
 inline void tc__cm_switch_later(void)
