@@ -403,6 +403,7 @@ tc_status tc_trace_user(uint16_t id, uint32_t a, uint32_t b)
 
 tc_status tc_trace_label(const char *label)
 {
+  TC_ISR_CHECK("tc_trace_label");
   TC_ARG_CHECK(label != NULL && label[0] != '\0', TC_INVALID);
   unsigned s = tc__lock();
   tc_trace_header *h = tc__k.trace;
@@ -454,6 +455,7 @@ tc_status tc_trace_user(uint16_t id, uint32_t a, uint32_t b)
 
 tc_status tc_trace_label(const char *label)
 {
+  TC_ISR_CHECK("tc_trace_label");
   TC_ARG_CHECK(label != NULL && label[0] != '\0', TC_INVALID);
   return TC_STATE_ERROR;
 }

@@ -104,6 +104,7 @@ static uint64_t trace_buf[512];
 static tc_status trace_enable(void) { return tc_trace_enable(trace_buf, sizeof trace_buf, TC_TRACE_WRAP); }
 static tc_status trace_disable(void) { return tc_trace_disable(); }
 static tc_status trace_user(void) { return tc_trace_user(TC_TRACE_USER_FIRST, 0, 0); }
+static tc_status trace_label(void) { return tc_trace_label("case"); }
 
 static tc_status signal_handler_set(void) { return tc_signal_handler_set(&fx.victim, fx_nop_handler); }
 static tc_status signal_send(void) { return tc_signal_send(&fx.victim, 1); }
@@ -202,6 +203,7 @@ static const row rows[] = {
 #endif
     ROW("tc_trace_disable", trace_disable, "yyyyyy", TC_STATE_ERROR),
     ROW("tc_trace_user", trace_user, "yyyyyy", TC_STATE_ERROR),
+    ROW("tc_trace_label", trace_label, "yyyyyy", TC_STATE_ERROR),
 };
 #define ROWS (sizeof rows / sizeof rows[0])
 

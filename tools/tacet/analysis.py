@@ -126,7 +126,7 @@ _MPS2_CLOCK_HZ = 25_000_000
 # Case (b) of bench/cm_switch, in hundredths of an instruction: one switch of a preemption by
 # a semaphore give to a higher-priority thread and of its take back (service, decision,
 # PendSV). Printed by the command in docs/analysis.md, "Default overheads".
-_CM_SWITCH_B = {"qemu-m3": 16604, "qemu-m4": 17300}
+_CM_SWITCH_B = {"qemu-m3": 16302, "qemu-m4": 17002}
 
 
 def _cycles_from_instructions_x100(x100: int, clock_hz: int) -> int:
@@ -138,12 +138,12 @@ def default_overheads(target: str, clock_hz: int = _MPS2_CLOCK_HZ) -> Overheads:
     """The kernel's overheads on ``target`` ("sim", "qemu-m3", "qemu-m4") when no measurement
     of the target is at hand.
 
-    - qemu-m3 / qemu-m4: ``switch`` is case (b) of bench/cm_switch (166.04 and 173.00
+    - qemu-m3 / qemu-m4: ``switch`` is case (b) of bench/cm_switch (163.02 and 170.02
       instructions per switch: the give that makes a higher-priority thread ready or the take
       that blocks it again, the scheduler's choice and PendSV), turned into time as QEMU runs
       them (32 ns per instruction under -icount shift=5) and into cycles of ``clock_hz``, the
       clock the task set's times are counted in, rounded up: at the boards' 25 MHz tc_cycles()
-      clock, 133 and 139 cycles. ``release`` is 0: no benchmark in the repository measures
+      clock, 131 and 137 cycles. ``release`` is 0: no benchmark in the repository measures
       the tick's wake-up path yet; the thread-level part of a release (making the thread ready,
       the choice) is inside ``switch``.
     - sim: 0 and 0: the sim port charges tc_sim_set_switch_cost() cycles per switch, 0 unless

@@ -227,7 +227,7 @@ def test_costs_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None
     status, out, _ = run(capsys, str(EXAMPLE), "--json", "--target", "qemu-m3")
     assert status == 0
     data = json.loads(out)
-    assert data["overheads"]["switch_cycles"] == 133  # bench/cm_switch, docs/analysis.md
+    assert data["overheads"]["switch_cycles"] == 131  # bench/cm_switch, docs/analysis.md
     assert data["totals"]["switch_cycles"] > 0
     status, out, _ = run(capsys, str(EXAMPLE), "--json", "--switch-cost", "50")
     assert json.loads(out)["overheads"]["switch_cycles"] == 50

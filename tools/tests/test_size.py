@@ -79,6 +79,7 @@ NOT_CALLED = {
     "tc_trace_enable": "the trace is compiled out of the measured kernel (TC_TRACE=0)",
     "tc_trace_disable": "the trace is compiled out of the measured kernel (TC_TRACE=0)",
     "tc_trace_user": "the trace is compiled out of the measured kernel (TC_TRACE=0)",
+    "tc_trace_label": "the trace is compiled out of the measured kernel (TC_TRACE=0)",
     "tc_trace_buffer": "the trace is compiled out of the measured kernel (TC_TRACE=0)",
 }
 
