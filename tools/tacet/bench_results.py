@@ -55,7 +55,7 @@ GOAL_PREEMPTION = 120.0
 GOAL_SCALING = 1.05
 # The longest interrupt-masked stretch across the test suite (docs/measurements.md, "Longest
 # interrupt-masked stretch": TC_IRQ_OFF_MEASURE=1, ctest -R irqoff), in instructions.
-MASKED_STRETCH = 537.0
+MASKED_STRETCH = 563.0
 PARAMETER_ORDER = PARAMETERS
 
 
