@@ -22,7 +22,7 @@
 #   make lint    cppcheck on kernel/ and ports/ in every kernel configuration, and the Cortex-M
 #                port's kernel libraries built by clang (its warnings; GCC's are in the builds)
 #   make misra   MISRA C:2012 findings on kernel/ by rule (cppcheck's addon; docs/misra.md)
-#   make conformance  the kernel against the reference model (tools/tacet/model.py):
+#   make conformance  the kernel against the reference model (tools/tacet/conformance/model.py):
 #                CONFORMANCE_SIM random scenarios on the sim port, CONFORMANCE_QEMU on qemu-m3
 #   make energy  the energy experiments of docs/energy.md: Pillai and Isha's context-switch cost
 #                (bench/ctx_energy on qemu-m3 and the sim port, and its split by function),

@@ -37,14 +37,15 @@ elseif(EXISTS ${TACET_APP_ROOT}/.venv/bin/python)
 else()
   set(TACET_APP_PYTHON python3)
 endif()
-# What the generated code depends on besides the description.
-set(TACET_APP_GENERATOR
-  ${TACET_APP_ROOT}/tools/tacet/appdesc.py
-  ${TACET_APP_ROOT}/tools/tacet/yamldoc.py
-  ${TACET_APP_ROOT}/tools/tacet/appgen.py
-  ${TACET_APP_ROOT}/tools/tacet/config.py
-  ${TACET_APP_ROOT}/tools/tacet/analysis.py
-  ${TACET_APP_ROOT}/tools/tacet/power.py
+# What the generated code depends on besides the description: `tacet config` and the packages
+# it imports (tools/tacet/__init__.py says which may import which).
+file(GLOB TACET_APP_GENERATOR
+  ${TACET_APP_ROOT}/tools/tacet/app/*.py
+  ${TACET_APP_ROOT}/tools/tacet/analysis/*.py
+  ${TACET_APP_ROOT}/tools/tacet/power/*.py
+  ${TACET_APP_ROOT}/tools/tacet/core/*.py)
+list(APPEND TACET_APP_GENERATOR
+  ${TACET_APP_ROOT}/tools/tacet/cli/config.py
   ${TACET_APP_ROOT}/schema/tacet-app.schema.json
   ${TACET_APP_ROOT}/schema/tacet-power.schema.json)
 # Seen by tacet_add_app and tacet_power_table wherever they are called: a project that adds

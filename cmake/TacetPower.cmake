@@ -11,9 +11,11 @@
 if(NOT COMMAND tacet_add_app)  # TACET_APP_ROOT and TACET_APP_PYTHON come from there
   include(${CMAKE_CURRENT_LIST_DIR}/TacetApp.cmake)
 endif()
+file(GLOB _tacet_power_sources
+  ${TACET_APP_ROOT}/tools/tacet/power/*.py ${TACET_APP_ROOT}/tools/tacet/core/*.py)
 set(TACET_POWER_GENERATOR
-  ${TACET_APP_ROOT}/tools/tacet/power.py
-  ${TACET_APP_ROOT}/tools/tacet/yamldoc.py
+  ${_tacet_power_sources}
+  ${TACET_APP_ROOT}/tools/tacet/cli/power.py
   ${TACET_APP_ROOT}/schema/tacet-power.schema.json
   ${TACET_APP_ROOT}/include/tacet/config.h
   CACHE INTERNAL "")

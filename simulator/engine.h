@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The simulation engine: a task set run on the real kernel (the sim port), configured at run
- * time, for `tacet simulate` (tools/tacet/engine.py loads it with ctypes) and for C programs.
+ * time, for `tacet simulate` (tools/tacet/sim/engine.py loads it with ctypes) and for C programs.
  *
  * One call, tsim_run(), makes one simulation: it initialises the kernel, creates a thread per
  * task, a counting semaphore per thread that releases its jobs and the mutexes of the critical
@@ -27,7 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Bumped when a structure below changes: tools/tacet/engine.py refuses another. */
+/* Bumped when a structure below changes: tools/tacet/sim/engine.py refuses another. */
 #define TSIM_ABI_VERSION 1u
 
 /* Critical sections per thread. */

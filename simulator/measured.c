@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A switch cost drawn from measurements (engine.h, tsim_measured): the samples a benchmark took
- * on a target (`tacet bench`'s results.json, tools/tacet/switchcost.py), one drawn per switch,
+ * on a target (`tacet bench`'s results.json, tools/tacet/sim/switchcost.py), one drawn per switch,
  * in C so that a sweep prices every switch at the engine's speed.
  */
 #include "engine.h"

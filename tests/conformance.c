@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The scenario interpreter: runs scenarios on the kernel and prints what happened, for
- * `tacet conformance` to compare with the reference model (tools/tacet/model.py). The text
- * forms of a scenario and of its outcome are stated in tools/tacet/scenario.py.
+ * `tacet conformance` to compare with the reference model (tools/tacet/conformance/model.py). The text
+ * forms of a scenario and of its outcome are stated in tools/tacet/conformance/scenario.py.
  *
  *   conformance [FILE]    reads scenarios from FILE (default: standard input) and writes one
  *                         outcome per scenario to standard output, flushed after each, so a

@@ -199,7 +199,7 @@ check_cppcheck() {
   try cppcheck --quiet --error-exitcode=1 lint.c
 }
 
-# tools/tacet/trace_report.py runs it the same way: headless, no sandbox (root).
+# tools/tacet/trace/report.py runs it the same way: headless, no sandbox (root).
 check_chromium() {
   have chromium || return 1
   version "$(chromium --version 2>/dev/null | sed -n 's/^Chromium \([^ ]*\).*/\1/p')"

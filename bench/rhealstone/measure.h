@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What bench/rhealstone and bench/scaling share: the time stamp, the sample store and the
- * output format that `tacet bench` reads (tools/tacet/bench_format.py checks it).
+ * output format that `tacet bench` reads (tools/tacet/bench/format.py checks it).
  *
  * Time stamps. On Cortex-M: the MPS2 timer 0 that tc_cycles() reads, counting down at 25 MHz,
  * read with one load (TC_BOARD_CYCLES32_DOWN, the switch path's own); a difference of two

@@ -185,9 +185,9 @@ def write_yaml(tmp_path: Path, text: str) -> Path:
 
 @pytest.fixture
 def short_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every response-time bound of tacet.analysis.analyze one cycle too small: a wrong
+    """Every response-time bound of tacet.analysis.rta.analyze one cycle too small: a wrong
     analysis that the simulator's checks must catch."""
-    from tacet import analysis  # noqa: PLC0415
+    from tacet.analysis import rta as analysis  # noqa: PLC0415
 
     real = analysis.analyze
 
@@ -206,9 +206,9 @@ def short_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     """Debian's chromium, headless, driven by Selenium through chromedriver
-    (tacet.trace_report.open_chromium: its console and network logs recorded); one per test
+    (tacet.trace.report.open_chromium: its console and network logs recorded); one per test
     module. Skips where chromium or chromedriver is missing."""
-    from tacet import trace_report  # noqa: PLC0415  (the tests of fake trees import no tool)
+    from tacet.trace import report as trace_report  # noqa: PLC0415  (the tests of fake trees import no tool)
 
     if trace_report.find_chromium() is None:
         pytest.skip("chromium or chromedriver is not installed (make deps installs both)")

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The schedulability analysis (tacet.analysis): task sets worked by hand, several from the
+"""The schedulability analysis (tacet.analysis.rta): task sets worked by hand, several from the
 literature with their published response times; properties over thousands of seeded random
 task sets (UUniFast utilisations) against independent implementations written here (classic
 fixed-priority RTA, non-preemptive RTA, a discrete-time scheduler of preemption thresholds);
@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from tacet import analysis
-from tacet.analysis import (
+from tacet.analysis import rta as analysis
+from tacet.analysis.rta import (
     HYPERPERIOD_CAP_PERIODS,
     AnalysisError,
     CriticalSection,
@@ -29,7 +29,7 @@ from tacet.analysis import (
     explain,
     resolve,
 )
-from tacet.errors import TacetError
+from tacet.core.errors import TacetError
 
 
 def prop(examples: int) -> settings:

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from conftest import cli_run, write_yaml
 
-from tacet import analysis, appgen
-from tacet.appdesc import load
+from tacet.analysis import rta as analysis
+from tacet.app import generate as appgen
+from tacet.app.description import load
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "periodic_control" / "app.yaml"

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The API reference's reader (tacet.apiref) on small headers and on include/tacet/*.h."""
+"""The API reference's reader (tacet.docsite.apiref) on small headers and on include/tacet/*.h."""
 
 import re
 from pathlib import Path
@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-from tacet.apiref import (
+from tacet.core.errors import TacetError
+from tacet.docsite.apiref import (
     pages,
     parse_header,
     read_headers,
@@ -16,7 +17,6 @@ from tacet.apiref import (
     targets,
     undocumented,
 )
-from tacet.errors import TacetError
 
 HEADER = """\
 /*

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The system description (tacet.appdesc): every error names the file, the line and the
+"""The system description (tacet.app.description): every error names the file, the line and the
 field, and a good description becomes the model and the tasks the analysis takes.
 
 Each error case is a small description; the line an error must name is the line of a marker
@@ -15,8 +15,9 @@ import jsonschema
 import pytest
 from conftest import REPO, assert_error, line_of, run_config
 
-from tacet import analysis, appdesc
-from tacet.appdesc import DescriptionError
+from tacet.analysis import rta as analysis
+from tacet.app import description as appdesc
+from tacet.app.description import DescriptionError
 
 # Targets [qemu-m3]: stacks of 1024 bytes are enough (TC_PORT_STACK_MIN 256).
 BASE = """\

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The C generator (tacet.appgen) and `tacet config`: deterministic output that names its
+"""The C generator (tacet.app.generate) and `tacet config`: deterministic output that names its
 input, objects created in dependency order, code that compiles for every port, `auto`
 priorities and thresholds taken from the analysis, and tacet_add_app regenerating when the
 description changes. (tests/test_app.c runs generated code on sim and QEMU under ctest.)"""
@@ -16,8 +16,10 @@ from pathlib import Path
 import pytest
 from conftest import REPO, needs_cmake, run_checked, run_config
 
-from tacet import analysis, appdesc, appgen
-from tacet.appdesc import DescriptionError
+from tacet.analysis import rta as analysis
+from tacet.app import description as appdesc
+from tacet.app import generate as appgen
+from tacet.app.description import DescriptionError
 
 TEST_APP = REPO / "tests" / "test_app.yaml"
 EXAMPLE = REPO / "examples" / "periodic_control" / "app.yaml"

@@ -18,9 +18,12 @@ from typing import Any
 import pytest
 from conftest import REPO, needs_cmake, tool_env
 
-from tacet import bench_format, bench_report, bench_results, bench_stats
-from tacet.bench_format import FormatError
-from tacet.bench_results import Run
+from tacet.bench import format as bench_format
+from tacet.bench import report as bench_report
+from tacet.bench import results as bench_results
+from tacet.bench import stats as bench_stats
+from tacet.bench.format import FormatError
+from tacet.bench.results import Run
 from tacet.cli import main
 
 # ---- synthetic program output --------------------------------------------------------------

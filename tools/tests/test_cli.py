@@ -7,8 +7,8 @@ import pytest
 from conftest import REPO
 
 from tacet import cli
-from tacet.common import resolve_target
-from tacet.targets import TARGETS
+from tacet.core.targets import TARGETS
+from tacet.project.setup import resolve_target
 
 
 def parse_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
@@ -99,7 +99,7 @@ def test_a_board_that_does_not_fit_the_target(
 def test_a_board_without_an_emulator_is_not_run(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tacet import run  # noqa: PLC0415
+    from tacet.project import run  # noqa: PLC0415
 
     def no_build(*args: object, **kwargs: object) -> None:
         raise AssertionError("built before saying it cannot run")

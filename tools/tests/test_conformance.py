@@ -20,10 +20,10 @@ from conftest import REPO, needs_cmake, tool_env
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tacet import conformance as conformance_module
-from tacet.conformance import Interpreter, difference, interpreter_program
-from tacet.model import predict
-from tacet.scenario import (
+from tacet.cli import conformance as conformance_command
+from tacet.conformance.check import Interpreter, difference, interpreter_program
+from tacet.conformance.model import predict
+from tacet.conformance.scenario import (
     CALLS,
     EVENT_ALL,
     EVENT_ANY,
@@ -32,7 +32,7 @@ from tacet.scenario import (
     Scenario,
     ThreadSpec,
 )
-from tacet.targets import TARGETS
+from tacet.core.targets import TARGETS
 
 EXAMPLES = int(os.environ.get("TACET_CONFORMANCE_EXAMPLES", "3000"))
 
@@ -195,7 +195,7 @@ def test_a_divergence_is_shrunk_and_reported(
     wrong = tmp_path / "wrong.sh"
     wrong.write_text(f'#!/bin/sh\nsed "s/ thr / prio /g" "$1" | {real}\n')
     wrong.chmod(0o755)
-    monkeypatch.setattr(conformance_module, "interpreter_program", lambda *_: wrong)
+    monkeypatch.setattr(conformance_command, "interpreter_program", lambda *_: wrong)
     args = argparse.Namespace(
         target="sim",
         repo=REPO,
@@ -208,7 +208,7 @@ def test_a_divergence_is_shrunk_and_reported(
         no_interrupts=False,
         save=tmp_path / "small.txt",
     )
-    assert conformance_module.handle(args) == 1
+    assert conformance_command.handle(args) == 1
     small = (tmp_path / "small.txt").read_text()
     assert " thr " in small
     assert small.count("\ndo ") <= 3, small

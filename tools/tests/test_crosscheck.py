@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The simulator against the analysis (tacet.crosscheck): 3,000 seeded random task sets per
+"""The simulator against the analysis (tacet.sim.crosscheck): 3,000 seeded random task sets per
 scheduling mode run on the kernel, every thread within its response-time bound and its
 predicted preemptions, the fully preemptive bounds of the plain sets reached exactly; and
 that the check fails, writing a description that ``tacet simulate`` runs to the same
@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 from conftest import needs_cmake
 
-from tacet import cli, crosscheck, engine
-from tacet.appdesc import load
-from tacet.taskset import from_app
+from tacet import cli
+from tacet.app.description import load
+from tacet.sim import crosscheck, engine
+from tacet.sim.taskset import from_app
 
 REPO = Path(__file__).resolve().parents[2]
 OUT = REPO / "build" / "crosscheck"  # where a failing set is written, to run it again

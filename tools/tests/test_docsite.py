@@ -143,10 +143,10 @@ KNOWN = {"tc_sem_give": "api/sem.md#tc_sem_give", "TC_NO_WAIT": "api/types.md#TC
 
 
 def linked(text: str, page: str | None = "index.md") -> str:
-    """`text` as HTML, through the linker of tacet.docsite (as if on `page`) and the site's
+    """`text` as HTML, through the linker of tacet.docsite.hooks (as if on `page`) and the site's
     other Markdown extensions that make code."""
     markdown = pytest.importorskip("markdown")
-    docsite = pytest.importorskip("tacet.docsite")
+    docsite = pytest.importorskip("tacet.docsite.hooks.hooks")
     extensions = [docsite.ApiLinks(KNOWN, page), "tables", "admonition", "pymdownx.superfences"]
     return markdown.Markdown(extensions=extensions).convert(text)
 

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from conftest import FakeBin, write
 
-from tacet import cli, cmake, run
+from tacet import cli
+from tacet.project import cmake, run
 
 
 def run_main(capfd: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

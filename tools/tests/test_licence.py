@@ -60,8 +60,9 @@ def test_every_source_file_carries_the_identifier() -> None:
     sources = source_files()
     # The selection finds the kinds of file it is meant to (a broken pattern passes nothing).
     for example in ("kernel/sched.c", "include/tacet/port.h", "ports/cortex-m/pendsv.S",
-                    "tools/tacet/cli.py", "CMakeLists.txt", "cmake/TacetApp.cmake", "Makefile",
-                    "tools/tacet/docsite_file.js", "docs/stylesheets/tacet.css"):
+                    "tools/tacet/cli/__init__.py", "CMakeLists.txt", "cmake/TacetApp.cmake",
+                    "Makefile",
+                    "tools/tacet/docsite/file.js", "docs/stylesheets/tacet.css"):
         assert example in sources
     missing = without_identifier(sources)
     assert not missing, f"no '{IDENTIFIER}' in the first {HEAD_LINES} lines of: {missing}"

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from conftest import REPO, make_tree, write
 
-from tacet import cli, lint, misra
-from tacet.lint import Configuration, Finding, Port, Suppression
+from tacet import cli
+from tacet.project import lint, misra
+from tacet.project.lint import Configuration, Finding, Port, Suppression
 
 needs_cppcheck = pytest.mark.skipif(shutil.which("cppcheck") is None, reason="needs cppcheck")
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
-"""The reference model (tacet.model) on hand-written scenarios whose outcome the rules of
-docs/kernel.md decide, and the scenario text format (tacet.scenario)."""
+"""The reference model (tacet.conformance.model) on hand-written scenarios whose outcome the
+rules of docs/kernel.md decide, and the scenario text format (tacet.conformance.scenario)."""
 
 import random
 
@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tacet.conformance import Profile, generate
-from tacet.model import predict
-from tacet.scenario import ScenarioError, parse_outcomes, parse_scenarios
+from tacet.conformance.check import Profile, generate
+from tacet.conformance.model import predict
+from tacet.conformance.scenario import ScenarioError, parse_outcomes, parse_scenarios
 
 
 def run(text: str) -> tuple[list[str], list[str]]:

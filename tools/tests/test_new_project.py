@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 from conftest import REPO, needs_arm, needs_cmake, run_ok, tool_env
 
-from tacet.build import missing_functions
-from tacet.targets import BOARDS, DEFAULT_BOARD
+from tacet.core.targets import BOARDS, DEFAULT_BOARD
+from tacet.project.build import missing_functions
 
 VERSION = (REPO / "VERSION").read_text().strip()
 NEW_OK = re.compile(r"(\w+): 5 of 5 jobs on the (sim|cortex-m) port, kernel invariants hold")
@@ -354,7 +354,7 @@ def test_find_package_sim_and_the_traced_configuration(
     share = installed_prefix / "share" / "tacet"
     assert (installed_prefix / "lib" / "cmake" / "Tacet" / "TacetApp.cmake").is_file()
     for path in (
-        "tools/tacet/config.py",
+        "tools/tacet/cli/config.py",
         "schema/tacet-app.schema.json",
         "VERSION",
         "ports/sim/include/tacet_port.h",

@@ -20,7 +20,7 @@ import pytest
 from conftest import HAVE_ARM, REPO, needs_arm, needs_cmake, run_ok
 
 import tacet
-from tacet.targets import TARGETS
+from tacet.core.targets import TARGETS
 
 pytestmark = needs_cmake
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
-"""Board power tables (tacet.power), the energy model (tacet.energy) and the C generated
-from them: every board file loads and says what its seed says; every bad table is refused
+"""Board power tables (tacet.power.tables), the energy model (tacet.power.energy) and the C
+generated from them: every board file loads and says what its seed says; every bad table is refused
 with FILE:LINE: FIELD; the model matches hand-computed values; the header compiles and holds
 the table's very values; a description's board.power installs the table.
 """
@@ -23,9 +23,11 @@ from conftest import (
     run_tacet,
 )
 
-from tacet import appdesc, energy, power
-from tacet.errors import TacetError
-from tacet.yamldoc import DescriptionError
+from tacet.app import description as appdesc
+from tacet.core.errors import TacetError
+from tacet.core.yamldoc import DescriptionError
+from tacet.power import energy
+from tacet.power import tables as power
 
 BOARDS = ("lpc2148", "s3c2440", "mps2-an385", "mps2-an386", "sim")
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """Carbone's mutex experiment (examples/priority_inversion), from the trace: each of the four
-runs is traced on its own (`tacet run --trace F APP -- RUN`), decoded (tacet.tracefmt) and
-analysed (tacet.trace_analysis). Without a preemption threshold and without priority
+runs is traced on its own (`tacet run --trace F APP -- RUN`), decoded (tacet.trace.format) and
+analysed (tacet.trace.analysis). Without a preemption threshold and without priority
 inheritance High waits while Medium runs (unbounded inversions); with either of them no
 inversion is unbounded. The kernel's own counters, printed by the program, are held to the
 trace: an inversion needs a get that found the mutex held.
@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 from conftest import REPO, needs_cmake, tool_env
 
-from tacet import trace_analysis, tracefmt
+from tacet.trace import analysis as trace_analysis
+from tacet.trace import format as tracefmt
 
 APP = "examples/priority_inversion"
 RUNS = ("plain", "threshold", "inherit", "both")

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from conftest import REPO, make_tree, write
 
-from tacet.errors import TacetError
-from tacet.repo import find_project, find_repo, is_repo_root, resolve_app
+from tacet.core.errors import TacetError
+from tacet.core.repo import find_project, find_repo, is_repo_root, resolve_app
 
 
 def test_found_from_the_root_and_from_below(tree: Path) -> None:

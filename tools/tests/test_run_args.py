@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 from conftest import REPO, needs_cmake, tool_env
 
-from tacet import cli, run
-from tacet.errors import TacetError
-from tacet.run import CMDLINE_SIZE, emulated_command
-from tacet.targets import TARGETS
+from tacet import cli
+from tacet.core.errors import TacetError
+from tacet.core.targets import TARGETS
+from tacet.project import run
+from tacet.project.run import CMDLINE_SIZE, emulated_command
 
 PROGRAM = Path("/b/examples/priority_inversion")
 

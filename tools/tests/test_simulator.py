@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The simulation engine from Python (tacet.engine) and ``tacet simulate``: schedules worked
+"""The simulation engine from Python (tacet.sim.engine) and ``tacet simulate``: schedules worked
 by hand, determinism, the execution-time models, the switch cost model, refused task sets;
 the command's table, JSON and exit statuses; the description's simulator fields and their
 errors (file, line, field); a task set written as a description and read back. The engine
@@ -13,10 +13,12 @@ from pathlib import Path
 import pytest
 from conftest import cli_run, needs_cmake, write_yaml
 
-from tacet import analysis, crosscheck, engine, simulate
-from tacet.appdesc import load
-from tacet.errors import TacetError
-from tacet.taskset import Execution, Section, SimTask, TaskSet, description, from_app
+from tacet.analysis import rta as analysis
+from tacet.analysis.workload import Execution
+from tacet.app.description import load
+from tacet.core.errors import TacetError
+from tacet.sim import crosscheck, engine, simulate
+from tacet.sim.taskset import Section, SimTask, TaskSet, description, from_app
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "periodic_control" / "app.yaml"

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-from tacet import cli, footprint
+from tacet import cli
+from tacet.project import footprint
 
 
 def test_size_rejects_unknown_cpu(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Sweeps (tacet.sweep, ``tacet simulate --sweep``): the same bytes on one worker, on two and on
+"""Sweeps (tacet.sim.sweep, ``tacet simulate --sweep``): the same bytes on one worker, on two and on
 a Dask LocalCluster; malformed specs named by file, line and field; and Kim et al.'s register
-files (tacet.regfiles): the mapping against the paper's example, its experiment's direction."""
+files (tacet.sim.regfiles): the mapping against the paper's example, its experiment's direction."""
 
 import textwrap
 from fractions import Fraction
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from conftest import cli_run, needs_cmake
 
-from tacet import engine, regfiles, sweep
-from tacet.errors import TacetError
+from tacet.core.errors import TacetError
+from tacet.sim import engine, regfiles, sweep
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The simulator's switch cost from `tacet bench`'s results (tools/tacet/switchcost.py): the
+"""The simulator's switch cost from `tacet bench`'s results (tools/tacet/sim/switchcost.py): the
 samples turned into cycles, the engine drawing them, `tacet simulate --switch-cost-from` and a
 sweep's `switch_cost: {bench: ...}`."""
 
@@ -15,9 +15,11 @@ import pytest
 from conftest import cli_run, needs_cmake
 from test_bench import META, Run, make_runs, program_output
 
-from tacet import bench_format, bench_results, engine, sweep, switchcost
-from tacet.errors import TacetError
-from tacet.taskset import SimTask, TaskSet
+from tacet.bench import format as bench_format
+from tacet.bench import results as bench_results
+from tacet.core.errors import TacetError
+from tacet.sim import engine, sweep, switchcost
+from tacet.sim.taskset import SimTask, TaskSet
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "periodic_control" / "app.yaml"

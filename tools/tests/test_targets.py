@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tacet.errors import TacetError
-from tacet.targets import TARGETS, get_target
+from tacet.core.errors import TacetError
+from tacet.core.targets import TARGETS, get_target
 
 REPO = Path("/src/tacet")
 

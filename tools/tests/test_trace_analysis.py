@@ -9,8 +9,8 @@ import json
 import pytest
 from trace_synth import Scenario, SynthObject, Thread
 
-from tacet.trace_analysis import analyze
-from tacet.tracefmt import OBJ, SVC, decode
+from tacet.trace.analysis import analyze
+from tacet.trace.format import OBJ, SVC, decode
 
 H, M, L, MX = 0x1000, 0x2000, 0x3000, 0x5000
 FOREVER = 0xFFFFFFFF

@@ -14,7 +14,7 @@ from test_trace_perfetto import problems
 from trace_synth import SynthObject, producer_consumer
 
 from tacet import cli
-from tacet.tracefmt import OBJ
+from tacet.trace.format import OBJ
 
 
 @pytest.fixture

@@ -16,10 +16,11 @@ import pytest
 from test_trace_perfetto import problems
 from trace_synth import Books, Encoded, Scenario, SynthEvent, Thread, encode
 
-from tacet import cli, trace_report
-from tacet.trace_analysis import analyze
-from tacet.trace_perfetto import perfetto
-from tacet.tracefmt import (
+from tacet import cli
+from tacet.trace import perfetto
+from tacet.trace import report as trace_report
+from tacet.trace.analysis import analyze
+from tacet.trace.format import (
     ARGS_OFFSET,
     ENERGY,
     EV,

@@ -15,9 +15,9 @@ import pytest
 from conftest import REPO, run_traced
 from test_trace_report import chart_legend
 
-from tacet import trace_report
-from tacet.trace_analysis import analyze
-from tacet.tracefmt import decode_runs
+from tacet.trace import report as trace_report
+from tacet.trace.analysis import analyze
+from tacet.trace.format import decode_runs
 
 needs_qemu = pytest.mark.skipif(
     not (shutil.which("qemu-system-arm") and shutil.which("arm-none-eabi-gcc")),

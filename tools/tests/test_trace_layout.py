@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-from tacet import tracefmt
+from tacet.trace import format as tracefmt
 
 HEADER = {
     "magic": 0, "version": 4, "ptr_size": 6, "flags": 7, "endian": 8, "clock_hz": 12,

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The HTML trace report (tacet.trace_report): its content, its bad-input errors, and the page
+"""The HTML trace report (tacet.trace.report): its content, its bad-input errors, and the page
 itself in a real headless browser (Debian's chromium driven by Selenium through chromedriver):
 a lane per context, the inversion tables, zoom, tooltips, no console error, no request."""
 
@@ -17,10 +17,10 @@ from test_trace_energy import clocked
 from trace_fixture import CONTEXTS, HIGH, make_analysis
 from trace_synth import SynthEvent, producer_consumer
 
-from tacet import trace_report
-from tacet.errors import TacetError
-from tacet.trace_analysis import analyze
-from tacet.tracefmt import EV, NO_POINT, POWER_CLOCK, decode
+from tacet.core.errors import TacetError
+from tacet.trace import report as trace_report
+from tacet.trace.analysis import analyze
+from tacet.trace.format import EV, NO_POINT, POWER_CLOCK, decode
 
 ARTEFACTS = REPO / "build" / "trace-report"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import run_traced
 
-from tacet.tracefmt import EV, SVC, Trace, decode
+from tacet.trace.format import EV, SVC, Trace, decode
 
 KNOWN = 20
 TC_OK, TC_NO_INSTANCE = 0, 2

@@ -14,11 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from trace_synth import Books, Scenario, SynthEvent, SynthObject, Thread, encode
 
-from tacet import tracefmt
-from tacet.errors import TacetError
-from tacet.trace_analysis import POLICIES, analyze
-from tacet.trace_perfetto import perfetto
-from tacet.tracefmt import EV, OBJ, SVC, TraceFormatError, decode
+from tacet.core.errors import TacetError
+from tacet.trace import format as tracefmt
+from tacet.trace import perfetto
+from tacet.trace.analysis import POLICIES, analyze
+from tacet.trace.format import EV, OBJ, SVC, TraceFormatError, decode
 
 WIDTHS = [(4, "little"), (4, "big"), (8, "little"), (8, "big")]
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""A hand-made analysis dict (schema 1 of tacet.trace_analysis) for the report's tests.
+"""A hand-made analysis dict (schema 1 of tacet.trace.analysis) for the report's tests.
 
 A small periodic system, simulated in a few lines rather than decoded from a dump, so that the
 report's tests do not depend on the kernel or the decoder: a timer HISR releases High, Medium

@@ -13,7 +13,7 @@ import struct
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tacet.tracefmt import (
+from tacet.trace.format import (
     ENERGY,
     EV,
     F_ENERGY,

@@ -1,0 +1,198 @@
+# SPDX-License-Identifier: MIT
+"""``tacet bench``: the benchmark suite on a target, its results as JSON, Markdown and plots;
+``tacet bench compare`` to judge a change against an earlier run (tacet.bench, docs/bench.md)."""
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from tacet.bench import report as bench_report
+from tacet.bench import results as bench_results
+from tacet.bench.results import Run
+from tacet.bench.suite import (
+    DEFAULT_REPEAT,
+    DEFAULT_THRESHOLD,
+    DEFAULT_TM_SECONDS,
+    MAX_REPEAT,
+    QUICK_REPEAT,
+    QUICK_TM_INTERVAL,
+    compare,
+    metadata,
+    plan,
+    run_program,
+)
+from tacet.cli.options import add_target_arguments
+from tacet.core.errors import TacetError
+from tacet.core.host import require_tool
+from tacet.core.targets import QEMU
+from tacet.project import cmake
+from tacet.project.setup import resolve_setup
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "bench",
+        help="run the benchmark suite and write results, or compare two results",
+        usage="%(prog)s [--target T] [--out DIR] [--repeat K] [--quick]\n"
+        "       %(prog)s compare A.json B.json [--threshold PCT]",
+        description="Build and run the benchmark programs on a target (the Rhealstone "
+        "parameters between empty threads and inside workloads, the preemption cost against "
+        "the number of ready threads, Thread-Metric) and write results.json, results.md and "
+        "plots into --out. `tacet bench compare` judges a run against an earlier one.",
+    )
+    add_target_arguments(parser)
+    parser.add_argument(
+        "--out", type=Path, default=Path("results"), help="output directory (default: results)"
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=DEFAULT_REPEAT,
+        metavar="K",
+        help=f"samples per parameter and case, 1..{MAX_REPEAT} (default {DEFAULT_REPEAT})",
+    )
+    parser.add_argument(
+        "--tm-seconds",
+        type=int,
+        default=DEFAULT_TM_SECONDS,
+        metavar="S",
+        help=f"Thread-Metric's interval per test, 1..3600 s (default {DEFAULT_TM_SECONDS}; "
+        "the suite's own is 30)",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"for tests: {QUICK_REPEAT} samples, Thread-Metric at {QUICK_TM_INTERVAL} a test",
+    )
+    actions = parser.add_subparsers(dest="action", metavar="ACTION")
+    compare = actions.add_parser(
+        "compare",
+        prog="tacet bench compare",
+        usage="%(prog)s A.json B.json [--threshold PCT]",
+        help="compare two results files",
+        description="Print B / A of every measurement's mean; exit 1 when a judged one rose "
+        "by more than the threshold (a regression), 2 for a missing or malformed file.",
+    )
+    compare.add_argument("baseline", type=Path, metavar="A.json")
+    compare.add_argument("candidate", type=Path, metavar="B.json")
+    compare.add_argument(
+        "--threshold",
+        type=float,
+        default=DEFAULT_THRESHOLD,
+        metavar="PCT",
+        help=f"percent a mean may rise before it is a regression (default {DEFAULT_THRESHOLD:g})",
+    )
+    compare.set_defaults(handler=handle_compare)
+    parser.set_defaults(handler=handle)
+
+
+def _progress() -> Progress:
+    return Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=Console(stderr=True), transient=True,
+    )  # fmt: skip
+
+
+def check_arguments(args: argparse.Namespace) -> None:
+    if not 1 <= args.repeat <= MAX_REPEAT:
+        raise TacetError(f"--repeat {args.repeat}: must be 1 to {MAX_REPEAT}", status=2)
+    if not 1 <= args.tm_seconds <= 3600:
+        raise TacetError(f"--tm-seconds {args.tm_seconds}: must be 1 to 3600", status=2)
+
+
+def handle(args: argparse.Namespace) -> int:
+    check_arguments(args)
+    setup = resolve_setup(args)
+    target = setup.target
+    if target.emulated:
+        require_tool(QEMU, f"target {target.name}")
+    repeat = QUICK_REPEAT if args.quick else args.repeat
+    tm_interval = QUICK_TM_INTERVAL if args.quick else str(args.tm_seconds)
+    out = (setup.cwd / args.out).resolve()
+    if out.exists() and not out.is_dir():
+        raise TacetError(f"--out {args.out}: {out} is not a directory", status=2)
+    anchors = bench_results.load_anchors()
+    programs = plan(target, repeat, tm_interval)
+    runs: list[Run] = []
+    with _progress() as progress:
+        task = progress.add_task(f"{target.name}: configure", total=2 * len(programs) + 1)
+        cmake.configure(target, setup.repo, setup.build_dir, output="on-failure")
+        progress.advance(task)
+        for p in programs:
+            progress.update(task, description=f"{target.name}: build {p.name}")
+            cmake.build(
+                setup.build_dir, f"{p.name} for target {target.name}", p.name, output="on-failure"
+            )
+            progress.advance(task)
+        executables = cmake.executables(setup.build_dir)
+        for p in programs:
+            if p.name not in executables:
+                raise TacetError(f"no program {p.name} in {setup.build_dir} after its build")
+            progress.update(task, description=f"{target.name}: run {p.name} {' '.join(p.args)}")
+            runs.append(run_program(setup, executables[p.name], p))
+            progress.advance(task)
+    doc = bench_results.assemble(metadata(setup, repeat, args.quick, tm_interval), runs, anchors)
+    bench_results.validate(doc, "the results of this run")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "results.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    command = " ".join(
+        [f"tacet bench --target {target.name} --out {args.out}"]
+        + (["--quick"] if args.quick else [])
+        + ([f"--repeat {args.repeat}"] if args.repeat != DEFAULT_REPEAT and not args.quick else [])
+        + ([f"--tm-seconds {args.tm_seconds}"] if args.tm_seconds != DEFAULT_TM_SECONDS else [])
+    )
+    report = bench_report.markdown(doc, command)
+    (out / "results.md").write_text(report + "\n", encoding="utf-8")
+    written = [out / "results.json", out / "results.md", *bench_report.plots(doc, out)]
+    print(report)
+    print("\n".join(f"tacet: wrote {p}" for p in written), file=sys.stderr)
+    return 0
+
+
+def handle_compare(args: argparse.Namespace) -> int:
+    if not 0 <= args.threshold <= 1000 or args.threshold != args.threshold:
+        raise TacetError(f"--threshold {args.threshold:g}: must be 0 to 1000 percent", status=2)
+    a, b = bench_results.load(args.baseline), bench_results.load(args.candidate)
+    changes, only_a, only_b = compare(a, b)
+    limit = 1 + args.threshold / 100
+    ta, tb = a["meta"]["target"], b["meta"]["target"]
+    print(f"A: {args.baseline} ({ta}, commit {a['meta']['commit'][:12]}, {a['meta']['date']})")
+    print(f"B: {args.candidate} ({tb}, commit {b['meta']['commit'][:12]}, {b['meta']['date']})")
+    if ta != tb:
+        print(f"note: the targets differ ({ta}, {tb}): the ratios compare two machines")
+    width = max((len(c.id) for c in changes), default=10)
+    print(f"{'measurement':<{width}}  {'A':>10}  {'B':>10}  {'B / A':>7}")
+    regressions = []
+    for c in changes:
+        flag = ""
+        if not c.judged:
+            flag = "  (not judged)"
+        elif c.ratio > limit:
+            flag = "  REGRESSION"
+            regressions.append(c)
+        elif c.ratio < 1 / limit:
+            flag = "  improved"
+        ratio = "inf" if c.ratio == float("inf") else f"{c.ratio:.3f}"
+        print(f"{c.id:<{width}}  {c.before:>10.2f}  {c.after:>10.2f}  {ratio:>7}{flag}")
+    for ids, which in ((only_a, "A"), (only_b, "B")):
+        if ids:
+            print(
+                f"only in {which} ({len(ids)}): {', '.join(ids[:5])}"
+                + (" ..." if len(ids) > 5 else "")
+            )
+    judged = sum(c.judged for c in changes)
+    if regressions:
+        print(
+            f"{len(regressions)} of {judged} judged measurements rose by more than "
+            f"{args.threshold:g} % (exit status 1)"
+        )
+        return 1
+    print(
+        f"no regression: none of {judged} judged measurements rose by more than "
+        f"{args.threshold:g} %"
+    )
+    return 0
