@@ -42,7 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "conformance",
         help="run random scenarios on the kernel and the reference model and compare",
         description="Generate COUNT scenarios from SEED, run them on the target's scenario "
-        "interpreter and on the reference model (tacet.model), and fail on the first "
+        "interpreter and on the reference model (tacet.conformance.model), and fail on the first "
         "divergence, printing a shrunk scenario that reproduces it.",
     )
     add_target_arguments(parser)
