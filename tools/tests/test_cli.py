@@ -99,7 +99,7 @@ def test_a_board_that_does_not_fit_the_target(
 def test_a_board_without_an_emulator_is_not_run(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tacet.project import run  # noqa: PLC0415
+    from tacet.cli import run  # noqa: PLC0415
 
     def no_build(*args: object, **kwargs: object) -> None:
         raise AssertionError("built before saying it cannot run")

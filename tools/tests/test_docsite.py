@@ -36,7 +36,7 @@ def site(tmp_path: Path) -> Path:
     """A copy of the real configuration over two pages and one header."""
     config = yaml.safe_load((REPO / "mkdocs.yml").read_text())
     config["nav"] = [{"Home": "index.md"}, {"Other": "other.md"}, {"Porting": "porting.md"}]
-    config["hooks"] = [str(REPO / "tools" / "tacet" / "docsite.py")]
+    config["hooks"] = [str(REPO / "tools" / "tacet" / "docsite" / "hooks.py")]
     write(tmp_path / "mkdocs.yml", yaml.safe_dump(config))
     write(tmp_path / "docs" / "index.md", "# Home\n\nSee [the other](other.md#there).\n")
     write(tmp_path / "docs" / "other.md", "# Other\n\n## There\n\n[API](api/widget.md)\n")
@@ -146,7 +146,7 @@ def linked(text: str, page: str | None = "index.md") -> str:
     """`text` as HTML, through the linker of tacet.docsite.hooks (as if on `page`) and the site's
     other Markdown extensions that make code."""
     markdown = pytest.importorskip("markdown")
-    docsite = pytest.importorskip("tacet.docsite.hooks.hooks")
+    docsite = pytest.importorskip("tacet.docsite.hooks")
     extensions = [docsite.ApiLinks(KNOWN, page), "tables", "admonition", "pymdownx.superfences"]
     return markdown.Markdown(extensions=extensions).convert(text)
 

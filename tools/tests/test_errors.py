@@ -12,7 +12,8 @@ import pytest
 from conftest import FakeBin, write
 
 from tacet import cli
-from tacet.project import cmake, run
+from tacet.cli import run as run_command
+from tacet.project import cmake
 
 
 def run_main(capfd: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -257,7 +258,7 @@ def test_run_timeout(
         seen.append(timeout)
         raise subprocess.TimeoutExpired(list(command), timeout or 0)
 
-    monkeypatch.setattr(run, "run_program", never_finishes)
+    monkeypatch.setattr(run_command, "run_program", never_finishes)
     status, _, err = run_main(capfd, "run", "--timeout", "5", "examples/hello")
     assert seen == [5.0]
     assert status == 124
@@ -290,7 +291,7 @@ def test_qemu_run_command_and_default_timeout(
         calls.append((list(command), timeout))
         return 3
 
-    monkeypatch.setattr(run, "run_program", semihosting_exit)
+    monkeypatch.setattr(run_command, "run_program", semihosting_exit)
     status, _, _ = run_main(capfd, "run", "--target", "qemu-m3", "examples/hello")
     assert status == 3
     [(command, timeout)] = calls

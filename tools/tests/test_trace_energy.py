@@ -17,7 +17,6 @@ from test_trace_perfetto import problems
 from trace_synth import Books, Encoded, Scenario, SynthEvent, Thread, encode
 
 from tacet import cli
-from tacet.trace import perfetto
 from tacet.trace import report as trace_report
 from tacet.trace.analysis import analyze
 from tacet.trace.format import (
@@ -29,6 +28,7 @@ from tacet.trace.format import (
     TraceFormatError,
     decode,
 )
+from tacet.trace.perfetto import perfetto
 
 H, L, RX = 0x1000, 0x2000, 0x4000
 POINTS = ((1_000_000, 900), (2_000_000, 1100))

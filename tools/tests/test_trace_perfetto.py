@@ -13,9 +13,9 @@ import pytest
 from test_trace_analysis import story
 from trace_synth import Scenario, Thread
 
-from tacet.trace import perfetto
 from tacet.trace.analysis import analyze
 from tacet.trace.format import decode
+from tacet.trace.perfetto import perfetto
 
 PHASES = {"X", "B", "E", "i", "I", "C", "M", "s", "t", "f"}
 EPS = 1e-6

@@ -16,9 +16,9 @@ from trace_synth import Books, Scenario, SynthEvent, SynthObject, Thread, encode
 
 from tacet.core.errors import TacetError
 from tacet.trace import format as tracefmt
-from tacet.trace import perfetto
 from tacet.trace.analysis import POLICIES, analyze
 from tacet.trace.format import EV, OBJ, SVC, TraceFormatError, decode
+from tacet.trace.perfetto import perfetto
 
 WIDTHS = [(4, "little"), (4, "big"), (8, "little"), (8, "big")]
 

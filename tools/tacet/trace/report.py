@@ -1486,9 +1486,7 @@ _NAV_LINKS = (
 
 def _asset(name: str) -> str:
     """A file of the report's page (its style sheet, its script), from the package."""
-    return (resources.files("tacet.trace.summary") / "templates" / "report" / name).read_text(
-        "utf-8"
-    )
+    return (resources.files("tacet.trace") / "templates" / "report" / name).read_text("utf-8")
 
 
 if __name__ == "__main__":
