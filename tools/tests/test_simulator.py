@@ -235,6 +235,28 @@ def test_costs_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None
     assert json.loads(out)["overheads"]["switch_cycles"] == 50
 
 
+def test_no_overheads_as_on_tacet_analyze(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    status, out, _ = run(capsys, str(EXAMPLE), "--json", "--target", "qemu-m3", "--no-overheads")
+    assert status == 0
+    data = json.loads(out)
+    assert data["overheads"]["switch_cycles"] == data["overheads"]["release_cycles"] == 0
+    assert data["overheads"]["source"] == "none (--no-overheads)"
+    assert data["totals"]["switch_cycles"] == 0
+    bench = tmp_path / "results.json"  # refused before the file is read
+    for argv, words in (
+        (["--switch-cost", "5"], "give it or --switch-cost, not both"),
+        (["--switch-cost-from", str(bench)], "give it or --switch-cost-from, not both"),
+    ):
+        status, out, err = run(capsys, str(EXAMPLE), "--no-overheads", *argv)
+        assert status == 1 and out == "" and words in err, err
+    with pytest.raises(SystemExit):
+        run(capsys, "--help")
+    text = " ".join(capsys.readouterr().out.split())
+    assert "3 when a job missed its deadline, 4 when the simulation exceeded a bound" in text
+
+
 @pytest.mark.parametrize(
     ("text", "cycles"),
     [("1000", 1000), ("2ms", 200_000), ("1.5 s", 150_000_000), ("3us", 300), ("2ticks", 200_000)],
