@@ -200,6 +200,7 @@ misra: deps
 
 test-python: deps
 	$(VENV)/bin/ruff check tools
+	$(VENV)/bin/ruff format --check tools
 	cd tools && $(abspath $(VENV))/bin/lint-imports --no-cache
 	$(VENV)/bin/pytest tools/tests
 
