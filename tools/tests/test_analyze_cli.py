@@ -139,6 +139,7 @@ def test_the_overhead_options_are_simulate_s(
     for argv, words in (
         (["--no-overheads", "--switch-cost", "5"], "give it or --switch-cost, not both"),
         (["--no-overheads", "--release-cost", "5"], "give it or --release-cost, not both"),
+        (["--no-overheads", "--switch-cost", "0"], "give it or --switch-cost, not both"),
         (["--release-cost", "-1"], "--release-cost -1: must be 0 or more cycles"),
     ):
         status, out, err = run(capsys, str(EXAMPLE), *argv)

@@ -39,7 +39,9 @@ def overheads(
     --release-cost) or, for the simulator (``simulation``), by the description's
     simulation.switch_cost / release_cost. The source says where each figure came from."""
     if none:
-        given = [o for o, v in (("--switch-cost", switch), ("--release-cost", release)) if v]
+        given = [
+            o for o, v in (("--switch-cost", switch), ("--release-cost", release)) if v is not None
+        ]
         if given:
             raise TacetError(f"--no-overheads charges nothing: give it or {given[0]}, not both")
         return analysis.Overheads(0, 0, "none (--no-overheads)")
