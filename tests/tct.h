@@ -109,6 +109,12 @@ void tct_interrupt(void (*fn)(void *), void *arg);
 void tct_interrupt_at(unsigned priority, void (*fn)(void *), void *arg);
 #endif
 
+/* Ports under QEMU (tct_irqoff.c): the longest interrupt-masked stretch, recorded after each
+ * run with TC_IRQ_OFF_MEASURE and printed at exit; and the port's conversion of tc_cycles()
+ * units into the instructions QEMU counts (-icount). */
+void tct_irqoff_after_run(void);
+uint64_t tct_cycles_to_instructions(uint64_t cycles);
+
 /* Fresh kernel and log for a case. */
 void tct_begin(void);
 

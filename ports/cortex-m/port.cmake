@@ -33,6 +33,7 @@ set(TACET_PORT_SOURCES
   ${_cm}/trampoline.S
   ${_cm}/guard.c
   ${_cm}/startup.c
+  ${_cm}/../common/trace_dump.c
   ${TACET_CM_CONSOLE_SOURCES}
   ${TACET_CM_BOARD_SOURCES})
 set(TACET_PORT_INCLUDES ${_cm}/include ${_cm_board}/include)

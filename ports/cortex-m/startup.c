@@ -24,6 +24,9 @@
 
 #include "cm_private.h"
 #include "tacet/port.h"
+#if TC_TRACE
+#include "../common/trace_dump.h"
+#endif
 
 typedef void (*tc_cm_vector)(void);
 
@@ -172,7 +175,7 @@ __attribute__((noreturn, used)) void tc__cm_reset_c(void)
   char **argv;
   int argc = tc__cm_command_line(&argv);
 #if TC_TRACE
-  argc = tc__cm_trace_args(argc, argv);
+  argc = tc__trace_dump_args(argc, argv); /* ports/common/trace_dump.c */
 #endif
   exit(main(argc, argv));
 }

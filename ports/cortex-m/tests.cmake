@@ -21,13 +21,13 @@ set(TACET_TEST_CONFIGS
   "nochecks|TC_CHECKS=0"
   "irqoff|TC_IRQ_OFF_MEASURE=1"
   "mpuguard|TC_MPU_STACK_GUARD=1")
-set(harness tct.c tct_cortex_m.c)
+set(harness tct.c tct_irqoff.c tct_cortex_m.c)
 set(tests ${TACET_TESTS} test_cortex_m)
 
 # 4 KB per test thread is plenty on the target (newlib's vsnprintf in tct_log needs ~1.2 KB)
 # and keeps stack painting short.
 add_compile_definitions(TCT_STACK_SIZE=4096u TC_TICK_HZ=10u)
-# The harness times tc_check() apart from the kernel's critical sections (tct_cortex_m.c).
+# The harness times tc_check() apart from the kernel's critical sections (tct_irqoff.c).
 add_link_options(-Wl,--wrap=tc_check)
 
 # QEMU emulates the target at roughly 50-100 million instructions per second: a test such as
