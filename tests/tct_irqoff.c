@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "tacet/port.h"
 #include "tct.h"
 
 const char *__real_tc_check(void);

@@ -40,9 +40,16 @@ static void *irq_arg;
 
 void tc_rv_software_handler(void) { irq_fn(irq_arg); }
 
-void tct_interrupt(void (*fn)(void *), void *arg)
+/* test_riscv: the handler of the software interrupts a test raises itself. */
+void tct_rv_software_handler_set(void (*fn)(void *), void *arg);
+void tct_rv_software_handler_set(void (*fn)(void *), void *arg)
 {
   irq_fn = fn;
   irq_arg = arg;
+}
+
+void tct_interrupt(void (*fn)(void *), void *arg)
+{
+  tct_rv_software_handler_set(fn, arg);
   tc_rv_software_interrupt(); /* taken before the next instruction when unmasked */
 }
