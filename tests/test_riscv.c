@@ -394,32 +394,63 @@ static unsigned fp_fill_interrupt_check(float base, volatile int *switch_now)
 }
 
 static volatile int switch_now;
-static volatile float fp_sink;
+
+/* Every FP register loaded with `v`, as code that uses them all would leave them (the compiler
+ * saves and restores the callee-saved ones, fs0-fs11, around it; the others are the caller's
+ * to lose -- or, in an interrupt handler, the trap's to keep). */
+#define FP_ALL(X)                                                                                \
+  X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)    \
+  X(17) X(18) X(19) X(20) X(21) X(22) X(23) X(24) X(25) X(26) X(27) X(28) X(29) X(30) X(31)
+#define FP_LOAD(i) "fmv.w.x f" #i ", %[v]\n\t"
+#define FP_CLOBBER(i) "f" #i,
+static void fp_clobber_all(uint32_t v)
+{
+  __asm volatile(FP_ALL(FP_LOAD) "fsrmi 1" : : [v] "r"(v) : FP_ALL(FP_CLOBBER) "memory");
+}
 
 static void fp_isr(void)
 {
-  volatile float x = 3.5f;
-  fp_sink = x * 2.0f; /* the handler's C uses the FPU: its registers, saved by the trap */
+  fp_clobber_all(0x7F800001u); /* the handler's C uses the FPU: a signalling NaN everywhere */
   if (switch_now) {
     switch_now = 0;
     OK(tc_thread_resume(H));
   }
 }
 
-static void fp_thread(void *arg)
-{
-  (void)arg;
-  fp_bad = fp_fill_interrupt_check(100.0f, &switch_now);
-}
-
+/* H and H2, run in between: -1.0f in all 32 registers and another rounding mode, left there when it
+ * ends -- the asm does not tell the compiler, which would otherwise restore fs0-fs11 on the way
+ * out and hide a switch that did not. */
 static void fp_other(void *arg)
 {
   (void)arg;
-  float f[32], g[32];
-  for (unsigned i = 0; i < 32; i++) f[i] = -1.0f - (float)i; /* loads the FPU with its own */
-  memcpy(g, f, sizeof g);
-  fp_sink = g[31];
   mark('H');
+  __asm volatile(FP_ALL(FP_LOAD) "fsrmi 1" : : [v] "r"(0xBF800000u));
+}
+
+/* The synchronous switch (a thread's own call): fs0-fs11 and the rounding mode, which the
+ * calling convention keeps across tc_thread_resume(H), hold L's values after H ran. */
+#define FS_ALL(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11)
+#define FS_LOAD(i) "fmv.w.x fs" #i ", %[v]\n\taddi %[v], %[v], 1\n\t"
+#define FS_STORE(i) "fsw fs" #i ", " #i "*4(%[out])\n\t"
+#define FS_CLOBBER(i) "fs" #i,
+static unsigned fp_kept_across_a_switch(void)
+{
+  uint32_t v = 0x42C80000u, out[12], rm;
+  __asm volatile(FS_ALL(FS_LOAD) "fsrmi 2" : [v] "+r"(v) : : FS_ALL(FS_CLOBBER) "memory");
+  OK(tc_thread_resume(&th[3])); /* runs and ends: the switch to it and back is a call */
+  __asm volatile(FS_ALL(FS_STORE) "frrm %[rm]\n\tfsrmi 0"
+                 : [rm] "=r"(rm)
+                 : [out] "r"(out)
+                 : "memory");
+  unsigned bad = rm != 2u;
+  for (unsigned i = 0; i < 12; i++) bad += out[i] != 0x42C80000u + i;
+  return bad;
+}
+
+static void fp_thread(void *arg)
+{
+  (void)arg;
+  fp_bad = fp_fill_interrupt_check(100.0f, &switch_now) + 100u * fp_kept_across_a_switch();
 }
 
 static volatile uint32_t no_fp_flag;
@@ -440,9 +471,10 @@ static void fpu_registers_survive_switches_and_interrupts(void)
   make(L, "L", fp_thread, 10, TC_AUTO_START);
   make(H, "H", fp_other, 5, 0);
   make(M, "M", no_fp_thread, 12, TC_AUTO_START);
+  make(&th[3], "H2", fp_other, 5, 0);
   CHECK_EQ(tct_run_kernel(), 0);
   CHECK_EQ(fp_bad, 0);
-  CHECK_EQ(n_marks, 1); /* H ran in between */
+  CHECK_EQ(n_marks, 2); /* H ran in between, twice */
   CHECK_EQ(no_fp_flag, 0); /* a thread without FP code: no FP registers saved, ever */
 }
 #endif
