@@ -200,9 +200,9 @@ void tc__rv_signal_run(void);
 void tc__rv_signal_run(void)
 {
   ((tc_rv_context *)(void *)tc__k.current)->diverted = 0u;
-  tc__rv_irq_restore(TC_RV_MSTATUS_MIE);
+  tc__unlock(TC_RV_MSTATUS_MIE);
   tc__signal_deliver();
-  (void)tc__rv_irq_disable();
+  (void)tc__lock();
 }
 
 /* In the context the trap returns to, masked: its pending signals, as the thread itself. */
@@ -210,9 +210,9 @@ static void deliver_signals(void)
 {
   tc_thread *t = tc__k.current;
   if (t == NULL || t->signals == 0 || tc__k.isr_nesting != 0) return;
-  tc__rv_irq_restore(TC_RV_MSTATUS_MIE);
+  tc__unlock(TC_RV_MSTATUS_MIE);
   tc__signal_deliver();
-  (void)tc__rv_irq_disable();
+  (void)tc__lock();
 }
 
 /* From the trap's exit (switch.S) when a handler set `attention`: on the interrupted context's
@@ -317,8 +317,11 @@ static void idle_wait(void)
   __asm volatile("wfi" ::: "memory");
   if (span != 0) ticks_resume(span); /* before the tick's handler runs */
 #endif
-  tc__rv_irq_restore(TC_RV_MSTATUS_MIE); /* what is pending is taken here */
-  (void)tc__rv_irq_disable();
+  /* What is pending is taken here. The kernel's own unlock and lock: with TC_IRQ_OFF_MEASURE
+   * a masked stretch ends here, not at the unlock of the thread that runs next -- which the
+   * switch reaches inside the critical section in which it blocked, before idle began. */
+  tc__unlock(TC_RV_MSTATUS_MIE);
+  (void)tc__lock();
 }
 
 int tc__rv_start(void)
