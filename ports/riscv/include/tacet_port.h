@@ -123,6 +123,7 @@ inline uint64_t tc__rv_cycles(void)
     __asm volatile("csrr %0, mcycleh" : "=r"(hi));
     __asm volatile("csrr %0, mcycle" : "=r"(lo));
     __asm volatile("csrr %0, mcycleh" : "=r"(hi2));
+    /* cppcheck-suppress uninitvar ; the asm statements above set hi and hi2 */
   } while (hi != hi2);
   return (uint64_t)hi << 32 | lo;
 }
