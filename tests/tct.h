@@ -109,10 +109,8 @@ void tct_interrupt(void (*fn)(void *), void *arg);
 void tct_interrupt_at(unsigned priority, void (*fn)(void *), void *arg);
 #endif
 
-/* Ports under QEMU (tct_irqoff.c): the longest interrupt-masked stretch, recorded after each
- * run with TC_IRQ_OFF_MEASURE and printed at exit; and the port's conversion of tc_cycles()
- * units into the instructions QEMU counts (-icount). */
-void tct_irqoff_after_run(void);
+/* Ports under QEMU (tct_qemu.c prints the longest interrupt-masked stretch with it): the
+ * port's conversion of tc_cycles() units into the instructions QEMU counts (-icount). */
 uint64_t tct_cycles_to_instructions(uint64_t cycles);
 
 /* Fresh kernel and log for a case. */

@@ -5,15 +5,6 @@
 
 uint64_t tct_cycles_to_instructions(uint64_t cycles) { return tc_cm_cycles_to_instructions(cycles); }
 
-int tct_run_kernel(void)
-{
-  int code = tc_kernel_start();
-#if TC_IRQ_OFF_MEASURE
-  tct_irqoff_after_run();
-#endif
-  return code;
-}
-
 void tct_end(int code) { tc_cm_stop(code); }
 
 /* `cycles` of tc_cycles() time spent by the calling thread alone, preemptibly: a loop of

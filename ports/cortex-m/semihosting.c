@@ -28,6 +28,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../common/report.h"
 #include "cm_private.h"
 #if TC_TRACE
 #include "../common/trace_dump.h"
@@ -117,13 +118,7 @@ int tc__cm_command_line(char ***argv)
    * then there is no argument at all, as on a host without a command line. */
   if (semihost(SYS_GET_CMDLINE, block) == 0) {
     line[sizeof line - 1] = '\0'; /* do not trust the host to terminate it */
-    char *p = line;
-    for (;;) {
-      while (*p == ' ' || *p == '\t') *p++ = '\0';
-      if (*p == '\0' || argc == (int)TC_CM_ARGS) break;
-      args[argc++] = p;
-      while (*p != '\0' && *p != ' ' && *p != '\t') p++;
-    }
+    argc = tc__split_words(line, args, (int)TC_CM_ARGS);
   }
   args[argc] = NULL;
   *argv = args;

@@ -25,26 +25,10 @@ set(TACET_PORT_SOURCES
   ${_rv}/switch.S
   ${_rv}/startup.c
   ${_rv}/../common/trace_dump.c
+  ${_rv}/../common/report.c
   ${_rv_board}/${TACET_RV_BOARD}.c)
 set(TACET_PORT_INCLUDES ${_rv}/include ${_rv_board}/include)
 
 # Link options every program needs: the board's memory map, no host start files (startup.c is
 # the start-up code), picolibc's system calls over semihosting (libsemihost).
-if(NOT TARGET tacet_rv_link)
-  add_library(tacet_rv_link INTERFACE)
-  set(_rv_ld $<INSTALL_PREFIX>/${TACET_INSTALL_LIBDIR}/ld)
-  get_filename_component(_rv_ld_name ${TACET_RV_LINKER_SCRIPT} NAME)
-  target_link_options(tacet_rv_link INTERFACE
-    -nostartfiles --oslib=semihost
-    $<BUILD_INTERFACE:-L${_rv}> $<BUILD_INTERFACE:-L${_rv_board}>
-    $<BUILD_INTERFACE:-T${TACET_RV_LINKER_SCRIPT}>
-    $<INSTALL_INTERFACE:-L${_rv_ld}> $<INSTALL_INTERFACE:-T${_rv_ld}/${_rv_ld_name}>
-    -Wl,--no-warn-rwx-segments)
-  set_property(TARGET tacet_rv_link APPEND PROPERTY INTERFACE_LINK_DEPENDS
-    $<BUILD_INTERFACE:${_rv}/riscv.ld> $<BUILD_INTERFACE:${TACET_RV_LINKER_SCRIPT}>
-    $<INSTALL_INTERFACE:${_rv_ld}/riscv.ld>
-    $<INSTALL_INTERFACE:${_rv_ld}/${_rv_ld_name}>)
-endif()
-# What cmake --install copies for a program to link against the installed kernel.
-set(TACET_PORT_LINKER_SCRIPTS ${_rv}/riscv.ld ${TACET_RV_LINKER_SCRIPT})
-set(TACET_PORT_LIBRARIES tacet_rv_link)
+tacet_port_link(rv_link ${_rv} ${_rv_board} ${_rv}/riscv.ld ${TACET_RV_LINKER_SCRIPT} --oslib=semihost)

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/report.h"
 #include "rv_private.h"
 #include "tacet/port.h"
 #if TC_TRACE
@@ -76,14 +77,8 @@ static int command_line(char ***argv)
   static char *args[TC_RV_ARGS + 1];
   int argc = 0;
   if (sys_semihost_get_cmdline(line, sizeof line) == 0) {
-    line[sizeof line - 1] = '\0';
-    char *p = line;
-    for (;;) {
-      while (*p == ' ' || *p == '\t') *p++ = '\0';
-      if (*p == '\0' || argc == (int)TC_RV_ARGS) break;
-      args[argc++] = p;
-      while (*p != '\0' && *p != ' ' && *p != '\t') p++;
-    }
+    line[sizeof line - 1] = '\0'; /* do not trust the host to terminate it */
+    argc = tc__split_words(line, args, (int)TC_RV_ARGS);
   }
   args[argc] = NULL;
   *argv = args;
@@ -124,30 +119,8 @@ _Noreturn void tc__rv_exit(int code)
 
 /* ---- reports ---------------------------------------------------------------------------- */
 
-static void put(const char *s) { tc__rv_console_write(s, strlen(s)); }
-
-static void put_hex(const char *label, uint32_t v)
-{
-  char b[24] = " ";
-  strcat(b, label);
-  strcat(b, "=0x");
-  size_t n = strlen(b);
-  for (int i = 0; i < 8; i++) b[n + (size_t)i] = "0123456789abcdef"[(v >> (28 - 4 * i)) & 0xFu];
-  b[n + 8] = '\0';
-  put(b);
-}
-
-static void put_decimal(uint32_t v)
-{
-  char b[11];
-  unsigned i = sizeof b - 1;
-  b[i] = '\0';
-  do {
-    b[--i] = (char)('0' + v % 10u);
-    v /= 10u;
-  } while (v != 0);
-  put(&b[i]);
-}
+/* The reports' writer (ports/common/report.c): the console. */
+void tc__report_write(const char *s, size_t n) { tc__rv_console_write(s, n); }
 
 /* An exception: the trap frame holds the registers of the code that faulted. */
 void tc__rv_fault(uint32_t mcause, const uint32_t *frame)
@@ -155,13 +128,13 @@ void tc__rv_fault(uint32_t mcause, const uint32_t *frame)
   uint32_t mtval;
   __asm volatile("csrr %0, mtval" : "=r"(mtval));
   fflush(stdout);
-  put("tacet: fault:");
-  put_hex("mcause", mcause);
-  put_hex("mepc", frame[16]);
-  put_hex("mtval", mtval);
-  put_hex("ra", frame[0]);
-  put_hex("sp", (uint32_t)(uintptr_t)frame);
-  put("\n");
+  tc__report("tacet: fault:");
+  tc__report_hex("mcause", mcause);
+  tc__report_hex("mepc", frame[16]);
+  tc__report_hex("mtval", mtval);
+  tc__report_hex("ra", frame[0]);
+  tc__report_hex("sp", (uint32_t)(uintptr_t)frame);
+  tc__report("\n");
   tc__rv_exit(136);
 }
 
@@ -170,17 +143,17 @@ void tc__rv_panic(const char *msg, const char *detail)
 {
   __asm volatile("csrci mstatus, 8" ::: "memory");
   fflush(stdout);
-  put("tacet: panic: ");
-  put(msg);
+  tc__report("tacet: panic: ");
+  tc__report(msg);
   if (detail != NULL) {
-    put(": ");
-    put(detail);
+    tc__report(": ");
+    tc__report(detail);
   }
   if (tc__rv_irq_number != 0) {
-    put(" (in interrupt ");
-    put_decimal(tc__rv_irq_number);
-    put(")");
+    tc__report(" (in interrupt ");
+    tc__report_decimal(tc__rv_irq_number);
+    tc__report(")");
   }
-  put("\n");
+  tc__report("\n");
   tc__rv_exit(134);
 }

@@ -95,6 +95,28 @@ class Target:
         ]  # fmt: skip
 
 
+def _riscv_target(name: str, summary: str, fpu: bool) -> Target:
+    """A target of the RISC-V port on QEMU's virt (ports/riscv/boards/virt/board.cmake): no
+    firmware, the real-time clock on virtual time, one instruction per nanosecond (mcycle then
+    counts instructions); QEMU's generic rv32 CPU with the F extension exactly when the build
+    has it, and never D."""
+    return Target(
+        name=name,
+        summary=summary,
+        port="riscv",
+        definitions=(("TACET_PORT", "riscv"), ("TACET_CPU", "rv32imafc" if fpu else "rv32imac")),
+        toolchain_file="cmake/riscv32-unknown-elf.cmake",
+        compiler=RISCV_GCC,
+        qemu_machine="virt",
+        qemu_cpu=f"rv32,f={'on' if fpu else 'off'},d=off",
+        qemu=QEMU_RISCV32,
+        icount_shift=0,
+        fpu=fpu,
+        qemu_options=("-bios", "none", "-rtc", "clock=vm"),
+        run_timeout=120.0,
+    )
+
+
 TARGETS: Mapping[str, Target] = MappingProxyType(
     {
         "sim": Target(
@@ -126,34 +148,11 @@ TARGETS: Mapping[str, Target] = MappingProxyType(
             fpu=True,
             run_timeout=120.0,
         ),
-        "qemu-rv32": Target(
-            name="qemu-rv32",
-            summary="RISC-V RV32IMAC under QEMU (virt)",
-            port="riscv",
-            definitions=(("TACET_PORT", "riscv"), ("TACET_CPU", "rv32imac")),
-            toolchain_file="cmake/riscv32-unknown-elf.cmake",
-            compiler=RISCV_GCC,
-            qemu_machine="virt",
-            qemu_cpu="rv32,f=off,d=off",
-            qemu=QEMU_RISCV32,
-            icount_shift=0,
-            qemu_options=("-bios", "none", "-rtc", "clock=vm"),
-            run_timeout=120.0,
-        ),
-        "qemu-rv32f": Target(
-            name="qemu-rv32f",
-            summary="RISC-V RV32IMAFC (single-precision FPU, lazy FP context) under QEMU (virt)",
-            port="riscv",
-            definitions=(("TACET_PORT", "riscv"), ("TACET_CPU", "rv32imafc")),
-            toolchain_file="cmake/riscv32-unknown-elf.cmake",
-            compiler=RISCV_GCC,
-            qemu_machine="virt",
-            qemu_cpu="rv32,f=on,d=off",
-            qemu=QEMU_RISCV32,
+        "qemu-rv32": _riscv_target("qemu-rv32", "RISC-V RV32IMAC under QEMU (virt)", fpu=False),
+        "qemu-rv32f": _riscv_target(
+            "qemu-rv32f",
+            "RISC-V RV32IMAFC (single-precision FPU, lazy FP context) under QEMU (virt)",
             fpu=True,
-            icount_shift=0,
-            qemu_options=("-bios", "none", "-rtc", "clock=vm"),
-            run_timeout=120.0,
         ),
     }
 )

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The longest interrupt-masked stretch, for the harness of a port under QEMU (Cortex-M,
- * RISC-V): tc_check(), the invariant checker the tests call after every step, masks interrupts
+ * The part of the test harness every port under QEMU shares (Cortex-M, RISC-V): running the
+ * kernel, and the longest interrupt-masked stretch. tc_check(), the invariant checker the tests
+ * call after every step, masks interrupts
  * for a time linear in the number of objects -- a test aid, not a kernel service. The test
  * programs are linked with --wrap=tc_check (the port's tests.cmake): the checker runs inside a
  * mask of its own, so the kernel's measurement (TC_IRQ_OFF_MEASURE) does not see it, and its
@@ -44,7 +45,7 @@ const char *__wrap_tc_check(void)
   return e;
 }
 
-void tct_irqoff_after_run(void)
+static void irqoff_after_run(void)
 {
   static bool registered;
   if (!registered) registered = atexit(report_irq_off) == 0;
@@ -59,3 +60,12 @@ void tct_irqoff_after_run(void)
 #else
 const char *__wrap_tc_check(void) { return __real_tc_check(); }
 #endif
+
+int tct_run_kernel(void)
+{
+  int code = tc_kernel_start();
+#if TC_IRQ_OFF_MEASURE
+  irqoff_after_run();
+#endif
+  return code;
+}
