@@ -89,6 +89,12 @@ const char *tct_log_text(void);
 void tct_check_log(const char *file, int line, const char *want);
 #define CHECK_LOG(want) tct_check_log(__FILE__, __LINE__, (want))
 
+/* Marks: a cheap event record for masked sections and handlers, one letter per event, logged
+ * afterwards (tct_log_marks logs them as one token and starts again; tct_begin clears them). */
+void tct_mark(char c);
+void tct_log_marks(void);
+unsigned tct_marks(void); /* how many since the last start */
+
 /* Run the kernel (tc_kernel_start) and return its exit code; end the run from a thread. */
 int tct_run_kernel(void);
 void tct_end(int code);

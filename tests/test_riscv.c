@@ -18,20 +18,6 @@ static tc_thread th[4];
 #define H (&th[1])
 #define M (&th[2])
 
-static char marks[32];
-static volatile unsigned n_marks;
-
-static void mark(char c)
-{
-  if (n_marks < sizeof marks - 1) marks[n_marks++] = c;
-}
-
-static void log_marks(void)
-{
-  marks[n_marks] = '\0';
-  tct_log("%s", marks);
-}
-
 static void make(tc_thread *t, const char *name, void (*fn)(void *), unsigned prio, unsigned options)
 {
   OK(tc_thread_create(t, name, fn, NULL, TCT_STACK(t - th), prio, prio, 0, options));
@@ -47,18 +33,17 @@ static void software_isr(void *arg)
   on_software();
 }
 
-/* A fresh kernel, log and marks, the software interrupt's handler ours. */
+/* A fresh kernel, log and marks (tct_begin), the software interrupt's handler ours. */
 static void begin(void)
 {
   tct_begin();
-  n_marks = 0;
   tct_rv_software_handler_set(software_isr, NULL);
 }
 
 static void mark_h(void *arg)
 {
   (void)arg;
-  mark('H');
+  tct_mark('H');
 }
 
 /* ---- registers across a trap, a switch and a signal handler -------------------------------- */
@@ -71,7 +56,7 @@ static volatile bool isr_resumes_h, handler_sleeps;
 
 static void signal_l_from_isr(void)
 {
-  mark('i');
+  tct_mark('i');
   sig_irqs++;
   OK(tc_signal_send(L, 1u << sig_irqs));
   if (isr_resumes_h) OK(tc_thread_resume(H));
@@ -79,7 +64,7 @@ static void signal_l_from_isr(void)
 
 static void interrupted_handler(uint32_t signals)
 {
-  mark('h');
+  tct_mark('h');
   sig_handled |= signals;
   CHECK(tc_thread_self() == L);
   volatile char clobber[64];
@@ -132,8 +117,8 @@ static void interrupted_thread(void *arg)
   (void)arg;
   OK(tc_signal_handler_set(L, interrupted_handler));
   interrupted_with_known_registers();
-  mark('l');
-  log_marks();
+  tct_mark('l');
+  tct_log_marks();
 }
 
 static void run_interrupted(bool preempts, bool sleeps, const char *want)
@@ -174,17 +159,17 @@ static void signal_handler_that_blocks_returns_into_the_interrupted_code(void)
 
 /* ---- critical sections, the last decision ------------------------------------------------ */
 
-static void mark_i(void) { mark('i'); }
+static void mark_i(void) { tct_mark('i'); }
 
 static void masking_thread(void *arg)
 {
   (void)arg;
   unsigned s = tc_interrupt_disable();
   tc_rv_software_interrupt();
-  mark('m'); /* held back by mstatus.MIE */
+  tct_mark('m'); /* held back by mstatus.MIE */
   tc_interrupt_restore(s);
-  mark('u'); /* taken at the unmask, before this */
-  log_marks();
+  tct_mark('u'); /* taken at the unmask, before this */
+  tct_log_marks();
 }
 
 static void handler_inside_a_critical_section_runs_at_the_unmask(void)
@@ -199,7 +184,7 @@ static void handler_inside_a_critical_section_runs_at_the_unmask(void)
 /* The handler resumes H, then M, then suspends H again: one switch, to M, at the trap's end. */
 static void change_of_mind(void)
 {
-  mark('i');
+  tct_mark('i');
   OK(tc_thread_resume(H));
   OK(tc_thread_resume(M));
   OK(tc_thread_suspend(H));
@@ -208,7 +193,7 @@ static void change_of_mind(void)
 static void mark_m(void *arg)
 {
   (void)arg;
-  mark('M');
+  tct_mark('M');
 }
 
 static void deciding_thread(void *arg)
@@ -218,9 +203,9 @@ static void deciding_thread(void *arg)
   tc_kernel_stats(&before);
   tc_rv_software_interrupt();
   tc_kernel_stats(&after);
-  mark('l');
+  tct_mark('l');
   CHECK_EQ(after.context_switches - before.context_switches, 2); /* to M, back to L */
-  log_marks();
+  tct_log_marks();
 }
 
 static void only_the_last_decision_of_a_trap_is_a_switch(void)
@@ -423,7 +408,7 @@ static void fp_isr(void)
 static void fp_other(void *arg)
 {
   (void)arg;
-  mark('H');
+  tct_mark('H');
   __asm volatile(FP_ALL(FP_LOAD) "fsrmi 1" : : [v] "r"(0xBF800000u));
 }
 
@@ -474,7 +459,7 @@ static void fpu_registers_survive_switches_and_interrupts(void)
   make(&th[3], "H2", fp_other, 5, 0);
   CHECK_EQ(tct_run_kernel(), 0);
   CHECK_EQ(fp_bad, 0);
-  CHECK_EQ(n_marks, 2); /* H ran in between, twice */
+  CHECK_EQ(tct_marks(), 2); /* H and H2 ran in between */
   CHECK_EQ(no_fp_flag, 0); /* a thread without FP code: no FP registers saved, ever */
 }
 #endif

@@ -42,3 +42,13 @@ void tc__report_decimal(uint32_t v)
   } while (v != 0);
   tc__report(&b[i]);
 }
+
+void tc__report_panic(const char *msg, const char *detail)
+{
+  tc__report("tacet: panic: ");
+  tc__report(msg);
+  if (detail != NULL) {
+    tc__report(": ");
+    tc__report(detail);
+  }
+}

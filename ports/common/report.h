@@ -19,6 +19,10 @@ void tc__report(const char *s);
 void tc__report_hex(const char *label, uint32_t v);
 void tc__report_decimal(uint32_t v);
 
+/* A panic's report up to where the port adds what it knows of the context: "tacet: panic: "
+ * msg, then ": " detail unless it is NULL. */
+void tc__report_panic(const char *msg, const char *detail);
+
 /* The port's: write `n` bytes of a report to its console (stderr), from any context. */
 void tc__report_write(const char *s, size_t n);
 

@@ -293,12 +293,7 @@ void tc__cm_panic(const char *msg, const char *detail)
   uint32_t n = ipsr();
   __asm volatile("cpsid i");
   fflush(stdout);
-  tc__report("tacet: panic: ");
-  tc__report(msg);
-  if (detail != NULL) {
-    tc__report(": ");
-    tc__report(detail);
-  }
+  tc__report_panic(msg, detail);
   if (n != 0) {
     tc__report(" (in exception ");
     tc__report_decimal(n);

@@ -143,12 +143,7 @@ void tc__rv_panic(const char *msg, const char *detail)
 {
   __asm volatile("csrci mstatus, 8" ::: "memory");
   fflush(stdout);
-  tc__report("tacet: panic: ");
-  tc__report(msg);
-  if (detail != NULL) {
-    tc__report(": ");
-    tc__report(detail);
-  }
+  tc__report_panic(msg, detail);
   if (tc__rv_irq_number != 0) {
     tc__report(" (in interrupt ");
     tc__report_decimal(tc__rv_irq_number);
