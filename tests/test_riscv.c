@@ -464,7 +464,8 @@ static void fpu_registers_survive_switches_and_interrupts(void)
 }
 #endif
 
-TCT_MAIN("riscv", TCT_CASE(registers_survive_a_trap_and_a_signal_handler), TCT_CASE(registers_survive_a_switch_away_at_the_end_of_the_trap),
+TCT_MAIN("riscv", TCT_CASE(registers_survive_a_trap_and_a_signal_handler),
+         TCT_CASE(registers_survive_a_switch_away_at_the_end_of_the_trap),
          TCT_CASE(signal_handler_that_blocks_returns_into_the_interrupted_code),
          TCT_CASE(handler_inside_a_critical_section_runs_at_the_unmask),
          TCT_CASE(only_the_last_decision_of_a_trap_is_a_switch), TCT_CASE(a_handler_ends_the_run),
