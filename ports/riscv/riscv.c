@@ -224,7 +224,9 @@ void tc__rv_trap_tail(void)
 {
   tc__rv_sw.attention = 0;
   if (stopping) {
-    tc__rv_switch(NULL); /* to the idle context, which ends the run; this one never resumes */
+    /* To the idle context, which ends the run: an interrupted thread never resumes; an
+     * interrupted idle context comes straight back and goes on to its loop's end. */
+    tc__rv_switch(NULL);
     return;
   }
   tc_thread *from = tc__k.current, *to = tc__k.next;
