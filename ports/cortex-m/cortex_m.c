@@ -17,6 +17,9 @@
 
 #include "cm_private.h"
 #include "internal.h"
+#if TC_TRACE
+#include "../common/trace_dump.h"
+#endif
 
 #if TC_POWER
 _Static_assert(offsetof(tc_cm_switch_state, stamp) == 20, "pendsv.S stores the stamp there");
@@ -157,7 +160,8 @@ void tc__cm_init(void)
   tc__cm_stopping = false;
   exit_code = 0;
 #if TC_TRACE
-  tc__cm_trace_init();
+  extern char __heap_end[];
+  tc__trace_dump_start((size_t)(__heap_end - (char *)_sbrk(0))); /* ports/common/trace_dump.c */
 #endif
 #if TC_MPU_STACK_GUARD
   tc__cm_guard_init(); /* the startup context's guard armed: it is `cur` */
@@ -317,7 +321,7 @@ int tc__cm_start(void)
 void tc__cm_run_end(void)
 {
 #if TC_TRACE
-  tc__cm_trace_end_of_run();
+  tc__trace_dump_end_of_run();
 #endif
 }
 

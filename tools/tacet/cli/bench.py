@@ -28,7 +28,6 @@ from tacet.bench.suite import (
 from tacet.cli.options import add_target_arguments
 from tacet.core.errors import TacetError
 from tacet.core.host import require_tool
-from tacet.core.targets import QEMU
 from tacet.project import cmake
 from tacet.project.setup import resolve_setup
 
@@ -109,7 +108,7 @@ def handle(args: argparse.Namespace) -> int:
     setup = resolve_setup(args)
     target = setup.target
     if target.emulated:
-        require_tool(QEMU, f"target {target.name}")
+        require_tool(target.qemu, f"target {target.name}")
     repeat = QUICK_REPEAT if args.quick else args.repeat
     tm_interval = QUICK_TM_INTERVAL if args.quick else str(args.tm_seconds)
     out = (setup.cwd / args.out).resolve()
