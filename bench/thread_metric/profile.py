@@ -5,7 +5,7 @@
 Runs one test of a thread_metric ELF under QEMU, once plainly for the program's own figure and
 once with one instruction per translation block and an execution log (bench/cm_switch/profile.py,
 which leaves out what QEMU logged but did not run), keeps the instructions executed inside
-the measured interval (between the reporter's two tc_cycles() calls), and prints per
+the measured interval (between the reporter's two tmk_ticks() calls), and prints per
 function the instructions per operation, with the total the program itself printed.
 
     python3 bench/thread_metric/profile.py build/qemu-m3/bench/thread_metric_lean cooperative
@@ -60,7 +60,7 @@ def main(argv: list[str]) -> int:
         return 1
     funcs = [f for _, f in cm_profile().executed(args.elf, args.m4, program_args, exact=True)]
     _, ops, per_op = rows[0].group(1), int(rows[0].group(2)), float(rows[0].group(3))
-    marks = [i for i, f in enumerate(funcs) if f == "tc_cycles" and funcs[i - 1] != "tc_cycles"]
+    marks = [i for i, f in enumerate(funcs) if f == "tmk_ticks" and funcs[i - 1] != "tmk_ticks"]
     if len(marks) < 2 or ops == 0:
         print("profile: the measured interval was not found in the trace", file=sys.stderr)
         return 1
