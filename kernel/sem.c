@@ -48,11 +48,18 @@ tc_status TC_BODY(tc_sem_create)(tc_sem *s, const char *name, uint32_t initial, 
   return TC_OK;
 }
 
-/* The rest of a take that found the count at 0, with the lock taken as `k`: wait, or start
- * over after a signal handler ran. Out of line: the common take never gets here. */
-static tc_status __attribute__((noinline)) take_slow(tc_sem *s, uint32_t timeout, unsigned k)
+/* The rest of a take that found the count at 0: under the lock again, take a unit that came
+ * meanwhile, or wait, or start over after a signal handler ran. Out of line: the common take
+ * never gets here (and without the lock's saved mask to pass on, needs no stack frame). */
+static tc_status __attribute__((noinline)) take_slow(tc_sem *s, uint32_t timeout)
 {
+  unsigned k = tc__lock();
   for (;;) {
+    if (s->count != 0) {
+      s->count--;
+      tc__unlock(k);
+      return TC_OK;
+    }
     if (timeout == TC_NO_WAIT) {
       tc__unlock(k);
       return TC_NO_INSTANCE;
@@ -62,11 +69,6 @@ static tc_status __attribute__((noinline)) take_slow(tc_sem *s, uint32_t timeout
     if (st != TC__WAIT_RESTART) return st;
     /* A signal handler ran meanwhile (signal.c): look again, for the time left. */
     if (!tc__wait_restart(&s->magic, TC_MAGIC_SEM, &timeout, &k)) return TC_DELETED;
-    if (s->count != 0) {
-      s->count--;
-      tc__unlock(k);
-      return TC_OK;
-    }
   }
 }
 
@@ -76,8 +78,12 @@ tc_status TC_BODY(tc_sem_take)(tc_sem *s, uint32_t timeout)
   TC_ARG_CHECK(sem_valid(s), TC_INVALID);
   TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
-  if (s->count == 0) return take_slow(s, timeout, k);
-  s->count--;
+  uint32_t count = s->count;
+  if (count == 0) {
+    tc__unlock_quiet(k);
+    return take_slow(s, timeout);
+  }
+  s->count = count - 1;
   tc__unlock_quiet(k);
   return TC_OK;
 }
@@ -97,15 +103,16 @@ tc_status TC_BODY(tc_sem_give)(tc_sem *s)
   TC_ISR_CHECK("tc_sem_give");
   TC_ARG_CHECK(sem_valid(s), TC_INVALID);
   unsigned k = tc__lock();
-  tc_status st = TC_OK;
   tc_node *w = s->waiters.threads.head;
   if (w != NULL) return give_to_waiter(w, k);
-  if (s->count < s->max)
-    s->count++;
-  else
-    st = TC_FULL;
+  uint32_t count = s->count;
+  if (count >= s->max) {
+    tc__unlock_quiet(k);
+    return TC_FULL;
+  }
+  s->count = count + 1;
   tc__unlock_quiet(k);
-  return st;
+  return TC_OK;
 }
 
 tc_status TC_BODY(tc_sem_delete)(tc_sem *s)
