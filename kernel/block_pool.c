@@ -115,24 +115,13 @@ tc_status TC_BODY(tc_block_pool_create)(tc_block_pool *bp, const char *name, siz
   return TC_OK;
 }
 
-/* The rest of an allocation that found the pool empty: under the lock again, take a block
- * freed meanwhile, or wait, or start over after a signal handler ran. Out of line: the common
- * allocation never gets here (and without the lock's saved mask to pass on, needs no stack
- * frame). */
-static tc_status __attribute__((noinline)) alloc_slow(tc_block_pool *bp, void **block, uint32_t timeout)
+/* The rest of an allocation that found the pool empty, with the lock taken as `s`: wait, or
+ * start over after a signal handler ran. Out of line: the common allocation never gets here. */
+static tc_status __attribute__((noinline)) alloc_slow(tc_block_pool *bp, void **block, uint32_t timeout,
+                                                      unsigned s)
 {
-  unsigned s = tc__lock();
   *block = NULL; /* until a block is handed over */
   for (;;) {
-    uintptr_t *h = bp->free_list;
-    if (h != NULL) {
-      bp->free_list = (uintptr_t *)*h;
-      *h = allocated_tag(bp);
-      bp->available--;
-      tc__unlock(s);
-      *block = h + 1;
-      return TC_OK;
-    }
     if (timeout == TC_NO_WAIT) {
       tc__unlock(s);
       return TC_NO_INSTANCE;
@@ -146,6 +135,15 @@ static tc_status __attribute__((noinline)) alloc_slow(tc_block_pool *bp, void **
     if (st != TC__WAIT_RESTART) return st;
     /* A signal handler ran meanwhile: look at the pool again, for the time left. */
     if (!tc__wait_restart(&bp->magic, TC_MAGIC_BLOCK_POOL, &timeout, &s)) return TC_DELETED;
+    uintptr_t *h = bp->free_list;
+    if (h != NULL) {
+      bp->free_list = (uintptr_t *)*h;
+      *h = allocated_tag(bp);
+      bp->available--;
+      tc__unlock(s);
+      *block = h + 1;
+      return TC_OK;
+    }
   }
 }
 
@@ -165,10 +163,7 @@ tc_status TC_BODY(tc_block_alloc)(tc_block_pool *bp, void **block, uint32_t time
 #endif
   unsigned s = tc__lock();
   uintptr_t *h = bp->free_list;
-  if (h == NULL) {
-    tc__unlock_quiet(s);
-    return alloc_slow(bp, block, timeout);
-  }
+  if (h == NULL) return alloc_slow(bp, block, timeout, s);
   bp->free_list = (uintptr_t *)*h;
   *h = allocated_tag(bp);
   bp->available--;

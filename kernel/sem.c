@@ -48,18 +48,11 @@ tc_status TC_BODY(tc_sem_create)(tc_sem *s, const char *name, uint32_t initial, 
   return TC_OK;
 }
 
-/* The rest of a take that found the count at 0: under the lock again, take a unit that came
- * meanwhile, or wait, or start over after a signal handler ran. Out of line: the common take
- * never gets here (and without the lock's saved mask to pass on, needs no stack frame). */
-static tc_status __attribute__((noinline)) take_slow(tc_sem *s, uint32_t timeout)
+/* The rest of a take that found the count at 0, with the lock taken as `k`: wait, or start
+ * over after a signal handler ran. Out of line: the common take never gets here. */
+static tc_status __attribute__((noinline)) take_slow(tc_sem *s, uint32_t timeout, unsigned k)
 {
-  unsigned k = tc__lock();
   for (;;) {
-    if (s->count != 0) {
-      s->count--;
-      tc__unlock(k);
-      return TC_OK;
-    }
     if (timeout == TC_NO_WAIT) {
       tc__unlock(k);
       return TC_NO_INSTANCE;
@@ -69,6 +62,11 @@ static tc_status __attribute__((noinline)) take_slow(tc_sem *s, uint32_t timeout
     if (st != TC__WAIT_RESTART) return st;
     /* A signal handler ran meanwhile (signal.c): look again, for the time left. */
     if (!tc__wait_restart(&s->magic, TC_MAGIC_SEM, &timeout, &k)) return TC_DELETED;
+    if (s->count != 0) {
+      s->count--;
+      tc__unlock(k);
+      return TC_OK;
+    }
   }
 }
 
@@ -78,12 +76,8 @@ tc_status TC_BODY(tc_sem_take)(tc_sem *s, uint32_t timeout)
   TC_ARG_CHECK(sem_valid(s), TC_INVALID);
   TC_ARG_CHECK(timeout == TC_NO_WAIT || tc__may_block(), TC_CALLER_ERROR);
   unsigned k = tc__lock();
-  uint32_t count = s->count;
-  if (count == 0) {
-    tc__unlock_quiet(k);
-    return take_slow(s, timeout);
-  }
-  s->count = count - 1;
+  if (s->count == 0) return take_slow(s, timeout, k);
+  s->count--;
   tc__unlock_quiet(k);
   return TC_OK;
 }
