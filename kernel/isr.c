@@ -21,6 +21,7 @@ void tc__isr_enter(void)
   tc__unlock_quiet(s); /* nothing was made ready */
 }
 
+#ifndef __OPTIMIZE_SIZE__
 /* The outermost exit's switch, out of line: an exit that switches nothing needs no stack
  * frame. */
 static void __attribute__((noinline)) isr_exit_dispatch(unsigned s)
@@ -28,6 +29,7 @@ static void __attribute__((noinline)) isr_exit_dispatch(unsigned s)
   tc__sched_dispatch();
   tc__unlock(s);
 }
+#endif
 
 void tc__isr_exit(void)
 {
@@ -35,6 +37,11 @@ void tc__isr_exit(void)
 #if TC_TRACE
   if (tc__k.isr_nesting != 0) TC_TRACE_EVENT(TC_TRACE_EV_ISR_EXIT, tc__k.isr_nesting - 1u, 0, 0);
 #endif
+#ifdef __OPTIMIZE_SIZE__
+  /* A build for size: one path, the shortest code (tacet size). */
+  if (tc__k.isr_nesting != 0 && --tc__k.isr_nesting == 0) tc__sched_dispatch();
+  tc__unlock(s);
+#else
   unsigned nesting = tc__k.isr_nesting;
   if (nesting != 0) {
     tc__k.isr_nesting = (uint16_t)(nesting - 1u);
@@ -44,6 +51,7 @@ void tc__isr_exit(void)
     }
   }
   tc__unlock_quiet(s); /* no switch asked for */
+#endif
 }
 
 void tc_isr_enter(void)

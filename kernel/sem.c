@@ -97,16 +97,15 @@ tc_status TC_BODY(tc_sem_give)(tc_sem *s)
   TC_ISR_CHECK("tc_sem_give");
   TC_ARG_CHECK(sem_valid(s), TC_INVALID);
   unsigned k = tc__lock();
+  tc_status st = TC_OK;
   tc_node *w = s->waiters.threads.head;
   if (w != NULL) return give_to_waiter(w, k);
-  uint32_t count = s->count;
-  if (count >= s->max) {
-    tc__unlock_quiet(k);
-    return TC_FULL;
-  }
-  s->count = count + 1;
+  if (s->count < s->max)
+    s->count++;
+  else
+    st = TC_FULL;
   tc__unlock_quiet(k);
-  return TC_OK;
+  return st;
 }
 
 tc_status TC_BODY(tc_sem_delete)(tc_sem *s)

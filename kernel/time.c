@@ -57,8 +57,8 @@ void tc__time_skip(uint32_t n)
   if (h != NULL) TIMEOUT_OF(h)->delta -= n;
 }
 
-/* One tick, with the kernel locked. */
-static inline void tick(void)
+/* One tick, with the kernel locked. In the body of each caller: a port calls one of them. */
+static inline __attribute__((always_inline)) void tick(void)
 {
   tc__k.tick++;
 #if TC_STATS
@@ -68,9 +68,14 @@ static inline void tick(void)
   if (tc__k.trace != NULL) tc__trace_tick();
 #endif
   /* The slice belongs to the tick that just ended, so it is charged before expiries make
-   * other threads ready. Only a time-sliced thread that is running has one to charge. */
+   * other threads ready. Only a time-sliced thread that is running has one to charge (a build
+   * for size lets tc__sched_tick() find that out). */
+#ifdef __OPTIMIZE_SIZE__
+  tc__sched_tick();
+#else
   tc_thread *r = tc__k.current;
   if (r != NULL && r->time_slice != 0) tc__sched_tick();
+#endif
   tc_node *h = tc__k.timeouts.head;
   if (h != NULL && --TIMEOUT_OF(h)->delta == 0) {
     do {
