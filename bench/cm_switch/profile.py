@@ -18,14 +18,18 @@ tc__rv_switch.
 from __future__ import annotations
 
 import argparse
+import bisect
 import collections
 import re
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
-TRACE = re.compile(r"Trace \d+: \S+ \[[0-9a-f]+/([0-9a-f]+)/[0-9a-f]+/[0-9a-f]+\] (\S+)")
+# The function is empty where QEMU knows no symbol of a size around the address (assembly
+# without .size, as some kernels' ports are written): executed() names it from the ELF file.
+TRACE = re.compile(r"Trace \d+: \S+ \[[0-9a-f]+/([0-9a-f]+)/[0-9a-f]+/[0-9a-f]+\] ?(\S*)")
 
 
 # QEMU's notes that the block it just logged did not run to its end: an I/O access in the
@@ -61,14 +65,46 @@ def executed(
             check=True, stdout=subprocess.DEVNULL, timeout=120,
         )  # fmt: skip
         out: list[tuple[int, str]] = []
+        nearest = symbols(elf, riscv)
         for line in log.read_text().splitlines():
             if m := TRACE.match(line):
-                out.append((int(m.group(1), 16), m.group(2)))
+                address = int(m.group(1), 16)
+                out.append((address, m.group(2) or nearest(address)))
             elif exact and (n := NOT_RUN.match(line)) and out:
                 not_run = int(n[1] or n[2], 16)
                 if out[-1][0] == not_run:
                     out.pop()
         return out
+
+
+def symbols(elf: Path, riscv: bool = False) -> Callable[[int], str]:
+    """address -> the name of the nearest code symbol at or below it (nm)."""
+    nm = "riscv64-unknown-elf-nm" if riscv else "arm-none-eabi-nm"
+    listed = subprocess.run([nm, "-n", str(elf)], check=True, capture_output=True, text=True).stdout
+    table = []
+    for line in listed.splitlines():
+        words = line.split()
+        if len(words) == 3 and words[1] in "tTwW" and not words[2].startswith("$"):
+            table.append((int(words[0], 16) & ~1, words[2]))
+    starts = [a for a, _ in table]
+
+    def name(address: int) -> str:
+        i = bisect.bisect_right(starts, address) - 1
+        return table[i][1] if i >= 0 else f"0x{address:x}"
+
+    return name
+
+
+def symbol_address(elf: Path, name: str) -> int:
+    """Where the function `name` starts (its first instruction, without the Thumb bit)."""
+    listed = subprocess.run(
+        ["arm-none-eabi-nm", str(elf)], check=True, capture_output=True, text=True
+    ).stdout
+    for line in listed.splitlines():
+        words = line.split()
+        if len(words) == 3 and words[2] == name:
+            return int(words[0], 16) & ~1
+    raise KeyError(name)
 
 
 def trace(elf: Path, m4: bool, riscv: bool = False) -> list[str]:

@@ -148,6 +148,11 @@
  *                         tc__isr_enter() and tc__isr_exit(): the same bracket without the
  *                         test of the caller's priority (TC_PORT_IN_UNMASKED_ISR), for a
  *                         handler whose priority the port itself keeps at a kernel level.
+ *   tc__tick_interrupt()  (ports with TC_PORT_IN_ISR) the whole tick interrupt: the same as
+ *                         tc__isr_enter(); tc__tick_announce(); tc__isr_exit(); -- counted
+ *                         as an interrupt, a switch it makes necessary made when the handlers
+ *                         are done -- without the bracket's two critical sections (with
+ *                         TC_TRACE it is that bracket, which the trace marks).
  *   tc__switch_commit()   with interrupts masked: make tc__k.next current, account the
  *                         switch and call TC_PORT_SWITCH (used by TC_PORT_START and idle code).
  *   tc__stack_guard_hit(t) (TC_MPU_STACK_GUARD) from the port's guard fault handler, an
@@ -260,6 +265,9 @@ struct tc_thread;
 /* Kernel entry points for ports. */
 void tc__thread_run(struct tc_thread *t);
 void tc__tick_announce(void);
+#ifdef TC_PORT_IN_ISR
+void tc__tick_interrupt(void);
+#endif
 void tc__isr_enter(void);
 void tc__isr_exit(void);
 void tc__switch_commit(void);

@@ -190,15 +190,10 @@ void tc__cm_stack_init(tc_thread *t)
 }
 
 /* The tick. SysTick is a kernel interrupt like any device interrupt, at a priority the port
- * sets (TC_CM_TICK_PRIORITY, a kernel priority by a check of the build): its bracket needs no
- * test of the caller's priority (tc__isr_enter). */
+ * sets (TC_CM_TICK_PRIORITY, a kernel priority by a check of the build): no test of the
+ * caller's priority, and no bracket (tc__tick_interrupt). */
 void SysTick_Handler(void);
-void SysTick_Handler(void)
-{
-  tc__isr_enter();
-  tc__tick_announce();
-  tc__isr_exit();
-}
+void SysTick_Handler(void) { tc__tick_interrupt(); }
 
 /* (Re)start SysTick so that it interrupts in `cycles`, then every PERIOD. SysTick loads its
  * counter only from RVR, when it wraps or after CVR is written; waiting for that load before
