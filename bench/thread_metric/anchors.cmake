@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# Thread-Metric on the anchor kernels (issue 31): the same programs (tests.c) on ThreadX and
+# Thread-Metric on the anchor kernels (docs/measurements.md): the same programs (tests.c) on ThreadX and
 # FreeRTOS, through their porting layers, in the configurations `tacet bench --anchors`
 # compares Tacet's default and lean builds with. Built only when THREADX_DIR / FREERTOS_DIR
 # name the kernels' source trees, which whoever measures fetches: their code is never part of

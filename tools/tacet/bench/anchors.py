@@ -2,7 +2,7 @@
 """Thread-Metric like for like (``tacet bench anchors``): the same eight programs
 (bench/thread_metric) on Tacet and on the anchor kernels ThreadX and FreeRTOS, built in one
 tree from source trees the caller names, run on one target by one command, and one table of
-instructions per operation with the ratios issue 31's goals are judged by.
+instructions per operation with the ratios Tacet's goals are judged by.
 
     tacet bench anchors --target qemu-m3 --threadx DIR --freertos DIR [--seconds 30]
 
@@ -30,7 +30,7 @@ from tacet.project.run import emulated_command
 
 DEFAULT_SECONDS = 30  # the suite's own reporting interval
 RUN_TIMEOUT = 1800.0
-GOAL = 0.85  # issue 31: at most 0.85 x the anchor
+GOAL = 0.85  # Tacet's goal: at most 0.85 x the anchor
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,7 @@ BUILDS = (
 )  # fmt: skip
 BUILD = {b.key: b for b in BUILDS}
 
-# The anchors of each goal (issue 31).
+# The anchors of each goal (docs/measurements.md).
 BARE = ("threadx_bare", "freertos")
 FEATURE_EQUAL = "threadx_counters"
 
@@ -255,7 +255,7 @@ class Goal:
 
 
 def goals(columns: Sequence[Column]) -> list[Goal]:
-    """Issue 31's goals, each judged on every test but basic that has its anchor here."""
+    """Tacet's goals, each judged on every test but basic that has its anchor here."""
     by = {c.build.key: c for c in columns}
     tests = [t for t in THREAD_METRIC_TESTS if t != "basic"]
 

@@ -103,9 +103,9 @@ def register_anchors(actions: argparse._SubParsersAction) -> None:
         help="Thread-Metric on Tacet, ThreadX and FreeRTOS, like for like",
         description="Build the Thread-Metric programs (bench/thread_metric) for Tacet's default "
         "and lean kernels and for ThreadX and FreeRTOS from the source trees given (each in the "
-        "configurations of issue 31), run them all on the target under QEMU, and print one "
-        "table of instructions per operation with the ratios of the goals. A kernel whose tree "
-        "is not given is left out, and the report says so.",
+        "configurations docs/measurements.md lists), run them all on the target under QEMU, "
+        "and print one table of instructions per operation with the ratios of the goals. A "
+        "kernel whose tree is not given is left out, and the report says so.",
     )
     add_target_arguments(anchors)
     for action in anchors._actions:  # `tacet bench --target T anchors` keeps its T
@@ -264,7 +264,7 @@ def handle_anchors(args: argparse.Namespace) -> int:
             f"--target {target.name}: the anchors are compared under QEMU: qemu-m3 or qemu-m4",
             status=2,
         )
-    require_tool(QEMU, f"target {target.name}")
+    require_tool(target.qemu, f"target {target.name}")
     given: dict[str, Path] = {}
     definitions = []
     for kernel in bench_anchors.KERNELS:
