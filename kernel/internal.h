@@ -173,6 +173,57 @@ typedef struct {
 
 extern tc_kernel tc__k;
 
+/* The scheduler's invariants in ACSL, for Frama-C's WP (docs/proof.md; tc_check() tests the
+ * same at run time). Compilers read these comments as comments. */
+/*@
+  // Bit k of a map word, counted from the most significant end as the kernel counts them.
+  predicate top_bit(uint32_t w, integer k) = (w & (1 << (31 - k))) != 0;
+  // The kernel's shifts and masks of a priority, as arithmetic.
+  lemma low_bits: \forall integer p; 0 <= p ==> (p & 31) == p % 32;
+  lemma high_bits: \forall integer p; 0 <= p ==> (p >> 5) == p / 32;
+  lemma top_shift: \forall integer k; 0 <= k < 32 ==> (0x80000000 >> k) == (1 << (31 - k));
+
+  // The ready map: bit p is set exactly when ready list p is non-empty (skipping p = x).
+  predicate map_agrees_but{L}(integer x) = \forall integer p; 0 <= p < TC_PRIORITIES && p != x ==>
+      (top_bit(tc__k.ready_map[p / 32], p % 32) <==> tc__k.ready[p].head != \null);
+  predicate map_agrees{L} = map_agrees_but(-1);
+
+  // The group: bit w is set exactly when map word w is non-zero; none beyond the map. With
+  // one map word no group is kept.
+  predicate group_agrees{L} = TC_MAP_WORDS > 1 ?
+      (\forall integer w; 0 <= w < 32 ==>
+         (top_bit(tc__k.ready_group, w) <==> (w < TC_MAP_WORDS && tc__k.ready_map[w] != 0))) :
+      tc__k.ready_group == 0;
+
+  predicate ready_ok{L} = map_agrees && group_agrees;
+
+  // Some list is ready, and h is the most urgent non-empty one.
+  predicate highest_ready{L}(integer h) = 0 <= h < TC_PRIORITIES && tc__k.ready[h].head != \null &&
+      \forall integer q; 0 <= q < h ==> tc__k.ready[q].head == \null;
+  predicate any_ready{L} = \exists integer p; 0 <= p < TC_PRIORITIES && tc__k.ready[p].head != \null;
+*/
+#if TC_PRIORITIES > 32
+/*@ predicate group_bit_of{L}(tc_thread *t) = t->ready_group_bit == 1 << (31 - t->priority / 32); */
+#define TC__ACSL_GROUP_BIT(t) , (t)->ready_group_bit /* for assigns clauses */
+#else
+/*@ predicate group_bit_of{L}(tc_thread *t) = \true; */
+#define TC__ACSL_GROUP_BIT(t)
+#endif
+/*@
+  // t's cached list, map word and bits are those of its priority (tc__set_priority).
+  predicate bits_of{L}(tc_thread *t) = t->priority < TC_PRIORITIES &&
+      t->ready_list == &tc__k.ready[t->priority] &&
+      t->ready_word == &tc__k.ready_map[t->priority / 32] &&
+      t->ready_bit == 1 << (31 - t->priority % 32) && group_bit_of(t);
+
+  // A thread the scheduler may touch: valid, apart from the kernel's state.
+  predicate thread_ok{L}(tc_thread *t) = \valid(t) && \separated(t, &tc__k) && bits_of(t);
+
+  // n is linked into a circular list: valid, its neighbours point back at it.
+  predicate linked{L}(tc_node *n) = \valid(n) && \valid(n->next) && \valid(n->prev) &&
+      n->next->prev == n && n->prev->next == n;
+*/
+
 /* Where the stamp is kept: in the port's switch state when its switch code stores it
  * (TC_PORT_STAMP, tacet/port.h), else in the kernel's. */
 #ifdef TC_PORT_STAMP
@@ -219,6 +270,10 @@ static inline void tc__list_push_front(tc_list *l, tc_node *n) { tc__list_insert
 
 /* Set a thread's effective priority: the field, and the ready list and map bits that go with
  * it (the hot paths find each with one load). */
+/*@ requires \valid(t) && \separated(t, &tc__k) && priority < TC_PRIORITIES;
+    assigns t->priority, t->ready_list, t->ready_word, t->ready_bit TC__ACSL_GROUP_BIT(t);
+    ensures t->priority == priority && bits_of(t);
+*/
 TC_HOT void tc__set_priority(tc_thread *t, unsigned priority)
 {
   t->priority = (uint16_t)priority;
@@ -233,6 +288,11 @@ TC_HOT void tc__set_priority(tc_thread *t, unsigned priority)
 /* `t`'s ready list has become non-empty / empty: its bit in the ready map (and the word's in
  * the group) follows. C99 `inline`, as the hot core below that uses them (sched.c holds the
  * external definitions). */
+/*@ requires thread_ok(t) && tc__k.ready[t->priority].head != \null;
+    requires map_agrees_but(t->priority) && group_agrees;
+    assigns tc__k.ready_map[t->priority / 32], tc__k.ready_group;
+    ensures ready_ok;
+*/
 inline void tc__ready_map_set(const tc_thread *t)
 {
   *t->ready_word |= t->ready_bit;
@@ -241,6 +301,11 @@ inline void tc__ready_map_set(const tc_thread *t)
 #endif
 }
 
+/*@ requires thread_ok(t) && tc__k.ready[t->priority].head == \null;
+    requires map_agrees_but(t->priority) && group_agrees;
+    assigns tc__k.ready_map[t->priority / 32], tc__k.ready_group;
+    ensures ready_ok;
+*/
 inline void tc__ready_map_clear(const tc_thread *t)
 {
   uint32_t w = *t->ready_word & ~t->ready_bit;
