@@ -181,6 +181,7 @@ extern tc_kernel tc__k;
   // The kernel's shifts and masks of a priority, as arithmetic.
   lemma low_bits: \forall integer p; 0 <= p ==> (p & 31) == p % 32;
   lemma high_bits: \forall integer p; 0 <= p ==> (p >> 5) == p / 32;
+  lemma word_and_bit: \forall integer w, c; 0 <= w < 32 && 0 <= c < 32 ==> (c | (w << 5)) == 32 * w + c;
   lemma top_shift: \forall integer k; 0 <= k < 32 ==> (0x80000000 >> k) == (1 << (31 - k));
 
   // The ready map: bit p is set exactly when ready list p is non-empty (skipping p = x).
@@ -200,6 +201,8 @@ extern tc_kernel tc__k;
   // Some list is ready, and h is the most urgent non-empty one.
   predicate highest_ready{L}(integer h) = 0 <= h < TC_PRIORITIES && tc__k.ready[h].head != \null &&
       \forall integer q; 0 <= q < h ==> tc__k.ready[q].head == \null;
+  // The map's summary is not empty: the group (or the one map word) is not zero.
+  predicate map_nonempty{L} = TC_MAP_WORDS > 1 ? tc__k.ready_group != 0 : tc__k.ready_map[0] != 0;
   predicate any_ready{L} = \exists integer p; 0 <= p < TC_PRIORITIES && tc__k.ready[p].head != \null;
 */
 #if TC_PRIORITIES > 32
@@ -291,7 +294,8 @@ TC_HOT void tc__set_priority(tc_thread *t, unsigned priority)
 /*@ requires thread_ok(t) && tc__k.ready[t->priority].head != \null;
     requires map_agrees_but(t->priority) && group_agrees;
     assigns tc__k.ready_map[t->priority / 32], tc__k.ready_group;
-    ensures ready_ok;
+    ensures map_agrees;
+    ensures group_agrees;
 */
 inline void tc__ready_map_set(const tc_thread *t)
 {
@@ -304,7 +308,8 @@ inline void tc__ready_map_set(const tc_thread *t)
 /*@ requires thread_ok(t) && tc__k.ready[t->priority].head == \null;
     requires map_agrees_but(t->priority) && group_agrees;
     assigns tc__k.ready_map[t->priority / 32], tc__k.ready_group;
-    ensures ready_ok;
+    ensures map_agrees;
+    ensures group_agrees;
 */
 inline void tc__ready_map_clear(const tc_thread *t)
 {
@@ -440,15 +445,39 @@ TC_HOT void tc__sched_dispatch(void);
 tc_thread *tc__sched_choose(bool keep_running);
 void tc__sched_set_effective(tc_thread *t, unsigned priority, unsigned threshold);
 /* The numerically lowest priority set in a non-empty map. */
+/*@ requires \valid_read(map + (0 .. TC_MAP_WORDS - 1));
+    requires TC_MAP_WORDS > 1 ? group != 0 && \forall integer w; 0 <= w < 32 ==>
+               (top_bit(group, w) <==> (w < TC_MAP_WORDS && map[w] != 0)) : map[0] != 0;
+    assigns \nothing;
+    ensures \result < TC_PRIORITIES && top_bit(map[\result / 32], \result % 32);
+    ensures \forall integer q; 0 <= q < \result ==> !top_bit(map[q / 32], q % 32);
+*/
 inline unsigned tc__map_first(uint32_t group, const uint32_t *map)
 {
   unsigned w = TC__GROUPED ? (unsigned)__builtin_clz(group) : 0;
+  //@ assert w < TC_MAP_WORDS && map[w] != 0;
+  //@ assert \forall integer v; 0 <= v < w ==> map[v] == 0;
+  unsigned b = (unsigned)__builtin_clz(map[w]);
+  //@ assert ((w << 5) | b) == 32 * w + b;
+  //@ assert \forall integer q; 0 <= q < 32 * w ==> map[q / 32] == 0;
+  //@ assert \forall integer q; 0 <= q < 32 * w ==> !top_bit(map[q / 32], q % 32);
+  //@ assert \forall integer q; 32 * w <= q < 32 * w + b ==> q / 32 == w && q % 32 < b;
+  //@ assert \forall integer q; 32 * w <= q < 32 * w + b ==> !top_bit(map[q / 32], q % 32);
   /* cppcheck-suppress badBitmaskCheck ; w is 0 with one map word (32 priorities), by design */
-  return (w << 5) | (unsigned)__builtin_clz(map[w]);
+  return (w << 5) | b;
 }
 /* The highest ready priority; some thread must be ready. */
+/*@ requires ready_ok && map_nonempty;
+    assigns \nothing;
+    ensures highest_ready(\result);
+*/
 inline unsigned tc__sched_highest_ready(void) { return tc__map_first(tc__k.ready_group, tc__k.ready_map); }
 /* Some thread is ready (the ready map is not empty). */
+/*@ requires ready_ok;
+    assigns \nothing;
+    ensures \result <==> map_nonempty;
+    ensures !\result ==> !any_ready;
+*/
 static inline bool tc__sched_any_ready(void)
 {
   return TC_MAP_WORDS > 1 ? tc__k.ready_group != 0 : tc__k.ready_map[0] != 0;
