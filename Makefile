@@ -14,7 +14,8 @@
 #                for each A in $(DEMO_MORE_APPS)
 #   make test    kernel tests (ctest) in every build of TEST_BUILDS (sanitizers and short
 #                seeded runs of the fuzz harnesses included), kernel/ coverage (with random
-#                scenarios against the model), the static analysis (make lint), then the Python
+#                scenarios against the model), the static analysis (make lint), the proof (make
+#                prove, when frama-c is installed), then the Python
 #                checks (ruff, pytest, the model-based tests) and make docs; fails if anything fails
 #   make docs    the documentation site (docs/, MkDocs with the API reference generated from
 #                include/tacet/*.h) into build/docs/site; fails on a broken link between pages,
@@ -22,6 +23,9 @@
 #   make lint    cppcheck on kernel/ and ports/ in every kernel configuration, and the Cortex-M
 #                port's kernel libraries built by clang (its warnings; GCC's are in the builds)
 #   make misra   MISRA C:2012 findings on kernel/ by rule (cppcheck's addon; docs/misra.md)
+#   make prove   the scheduler's ACSL contracts proved by Frama-C's WP for every priority count
+#                (tacet prove, docs/proof.md); fails on an unproved goal not listed there with
+#                its reason, and on a listed goal that proves
 #   make conformance  the kernel against the reference model (tools/tacet/conformance/model.py):
 #                CONFORMANCE_SIM random scenarios on the sim port, CONFORMANCE_QEMU on qemu-m3
 #   make energy  the energy experiments of docs/energy.md: Pillai and Isha's context-switch cost
@@ -84,7 +88,7 @@ GCOVR = $(VENV)/bin/gcovr --root . --filter kernel/ --merge-mode-functions=merge
 # The machine's tools, each checked by what the builds ask of it, and their Debian packages.
 DEPS := PYTHON=$(PYTHON) VENV=$(VENV) tools/deps.sh
 
-.PHONY: deps doctor demo test clean system-deps test-python conformance soak lint misra fuzz energy docs
+.PHONY: deps doctor demo test clean system-deps test-python conformance soak lint misra prove fuzz energy docs
 
 deps: system-deps $(VENV_STAMP)
 
@@ -150,6 +154,7 @@ test: deps
 	  $(MAKE) DEPS_CHECKED=1 test-build-$$build || failed+=" build/$$build"; \
 	done; \
 	$(MAKE) DEPS_CHECKED=1 lint || failed+=" lint"; \
+	if command -v frama-c >/dev/null; then $(MAKE) DEPS_CHECKED=1 prove || failed+=" prove"; fi; \
 	$(MAKE) DEPS_CHECKED=1 test-python || failed+=" tools"; \
 	$(MAKE) DEPS_CHECKED=1 docs || failed+=" docs"; \
 	if [[ -n "$$failed" ]]; then echo "make test: FAILED:$$failed" >&2; exit 1; fi; \
@@ -194,6 +199,11 @@ lint-build-%: deps
 # The site in build/docs/site (mkdocs.yml): seconds. --strict turns every warning into a failure.
 docs: deps
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --config-file mkdocs.yml
+
+# Minutes: WP once per priority count (docs/proof.md). In make test when frama-c is installed
+# (make deps installs it).
+prove: deps
+	$(VENV)/bin/tacet prove
 
 # Not in make test: a report (docs/misra.md), not a pass/fail check.
 misra: deps

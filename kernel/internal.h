@@ -225,6 +225,32 @@ extern tc_kernel tc__k;
   // n is linked into a circular list: valid, its neighbours point back at it.
   predicate linked{L}(tc_node *n) = \valid(n) && \valid(n->next) && \valid(n->prev) &&
       n->next->prev == n && n->prev->next == n;
+  // x is a node of the list l, as far as the links around x show (docs/proof.md says what
+  // this local view leaves out): linked, and neither x nor its neighbours overlap l.
+  predicate in_list{L}(tc_list *l, tc_node *x) = linked(x) &&
+      \separated(l, x) && \separated(l, x->next) && \separated(l, x->prev);
+  // n, not in a list, is apart from x and x's neighbours.
+  predicate apart{L}(tc_node *n, tc_node *x) =
+      \separated(n, x) && \separated(n, x->next) && \separated(n, x->prev);
+  // A list is empty or its head is one of its nodes.
+  predicate list_ok{L}(tc_list *l) = \valid(l) && (l->head == \null || in_list(l, l->head));
+  // x and its neighbours lie outside the kernel's state (in threads).
+  predicate outside{L}(tc_node *x) = \separated(x, &tc__k) && \separated(x->next, &tc__k) &&
+      \separated(x->prev, &tc__k);
+  // Nodes a and b of two lists, and their neighbours, do not overlap.
+  predicate disjoint{L}(tc_node *a, tc_node *b) = apart(a, b) && apart(a->next, b) && apart(a->prev, b);
+  // n is a member of the non-empty list l (alone, it is the head), outside the kernel's state.
+  predicate member{L}(tc_list *l, tc_node *n) = list_ok(l) && l->head != \null && in_list(l, n) &&
+      outside(n) && outside(l->head) && (n->next == n ==> l->head == n);
+  // t is in its ready list; a preempted t is also in the preempted list, apart from it.
+  predicate is_ready{L}(tc_thread *t) = member(t->ready_list, &t->sched_node) &&
+      ((t->flags & TC_TF_PREEMPTED) != 0 ==> member(&tc__k.preempted, &t->preempt_node) &&
+         disjoint(&t->sched_node, &t->preempt_node) &&
+         disjoint(&t->sched_node, tc__k.preempted.head));
+  // t may join its ready list: its node is apart from the list's head, both outside the kernel.
+  predicate may_join{L}(tc_thread *t) = list_ok(t->ready_list) && outside(&t->sched_node) &&
+      (t->ready_list->head != \null ==> apart(&t->sched_node, t->ready_list->head) &&
+         outside(t->ready_list->head));
 */
 
 /* Where the stamp is kept: in the port's switch state when its switch code stores it
@@ -958,6 +984,14 @@ TC_HOT void tc__commit_thread_to_thread(tc_thread *from, tc_thread *to)
  * Each says when it applies; the general path (tc__sched_reschedule) covers the rest. */
 
 /* `t`, not ready and not a preempted thread, joins the back of its ready list. */
+/*@ requires thread_ok(t) && ready_ok && may_join(t);
+    assigns t->ready_list->head, t->sched_node.next, t->sched_node.prev, t->ready_list->head->prev,
+            t->ready_list->head->prev->next, tc__k.ready_map[t->priority / 32], tc__k.ready_group;
+    ensures map: map_agrees;
+    ensures group: group_agrees;
+    ensures joined: t->ready_list->head != \null && in_list(t->ready_list, &t->sched_node);
+    ensures head_linked: list_ok(t->ready_list);
+*/
 TC_HOT void tc__ready_append(tc_thread *t)
 {
 #ifdef __OPTIMIZE_SIZE__
@@ -1008,6 +1042,16 @@ TC_HOT void tc__sched_made_ready(tc_thread *t)
 
 /* `t`, ready, leaves the ready set (it blocks, is suspended or ends); the caller changes its
  * state. A preempted thread also leaves the preempted list. */
+/*@ requires thread_ok(t) && ready_ok && is_ready(t);
+    assigns t->ready_list->head, t->sched_node.next, t->sched_node.prev, t->sched_node.next->prev,
+            t->sched_node.prev->next, tc__k.ready_map[t->priority / 32], tc__k.ready_group,
+            t->flags, tc__k.preempted.head, t->preempt_node.next, t->preempt_node.prev,
+            t->preempt_node.next->prev, t->preempt_node.prev->next;
+    ensures map: map_agrees;
+    ensures group: group_agrees;
+    ensures unflagged: (t->flags & TC_TF_PREEMPTED) == 0;
+    ensures unlinked: t->sched_node.next == \null;
+*/
 TC_HOT void tc__ready_unlink(tc_thread *t)
 {
 #ifdef __OPTIMIZE_SIZE__

@@ -44,6 +44,25 @@ tc_kernel tc__k;
 
 /* ---- lists and calling context (internal.h) --------------------------------------------- */
 
+/*@ requires list_ok(l) && \valid(n) && \separated(l, n);
+    requires l->head == \null ? pos == \null :
+             apart(n, l->head) && (pos == \null || (in_list(l, pos) && apart(n, pos)));
+    assigns l->head, n->next, n->prev, l->head->prev, l->head->prev->next, pos->prev, pos->prev->next;
+    ensures l->head != \null && in_list(l, n);
+    ensures head_linked: list_ok(l);
+    behavior empty:
+      assumes l->head == \null;
+      ensures l->head == n && n->next == n && n->prev == n;
+    behavior back:
+      assumes l->head != \null && pos == \null;
+      ensures l->head == \old(l->head) && n->next == l->head && n->prev == \old(l->head->prev);
+    behavior before:
+      assumes l->head != \null && pos != \null;
+      ensures l->head == (pos == \old(l->head) ? n : \old(l->head));
+      ensures n->next == pos && n->prev == \old(pos->prev);
+    complete behaviors;
+    disjoint behaviors;
+*/
 void tc__list_insert(tc_list *l, tc_node *pos, tc_node *n)
 {
   tc_node *h = l->head;
@@ -62,6 +81,14 @@ void tc__list_insert(tc_list *l, tc_node *pos, tc_node *n)
   pos->prev = n;
 }
 
+/*@ requires list_ok(l) && l->head != \null && in_list(l, n);
+    requires n->next == n ==> l->head == n; // alone, it is the head
+    assigns l->head, n->next, n->prev, n->prev->next, n->next->prev;
+    ensures n->next == \null && n->prev == \null;
+    ensures head_linked: list_ok(l);
+    ensures l->head == \null <==> \old(n->next) == n;
+    ensures \old(l->head) != n ==> l->head == \old(l->head);
+*/
 void tc__list_remove(tc_list *l, tc_node *n)
 {
   if (n->next == n) {
@@ -131,11 +158,22 @@ void tc__ready_insert(tc_thread *t, bool at_front)
   tc__ready_map_set(t);
 }
 
+/*@ requires thread_ok(t) && ready_ok && is_ready(t);
+    assigns t->ready_list->head, t->sched_node.next, t->sched_node.prev, t->sched_node.next->prev,
+            t->sched_node.prev->next, tc__k.ready_map[t->priority / 32], tc__k.ready_group,
+            t->flags, tc__k.preempted.head, t->preempt_node.next, t->preempt_node.prev,
+            t->preempt_node.next->prev, t->preempt_node.prev->next;
+    ensures map: map_agrees;
+    ensures group: group_agrees;
+    ensures unflagged: (t->flags & TC_TF_PREEMPTED) == 0;
+    ensures unlinked: t->sched_node.next == \null;
+*/
 void tc__ready_remove(tc_thread *t)
 {
   tc_list *l = t->ready_list;
   tc__list_remove(l, &t->sched_node);
   if (l->head == NULL) tc__ready_map_clear(t);
+  //@ assert map_agrees;
   if ((t->flags & TC_TF_PREEMPTED) != 0u) {
     t->flags &= (uint8_t)~TC_TF_PREEMPTED;
     tc__list_remove(&tc__k.preempted, &t->preempt_node);

@@ -36,6 +36,7 @@ declare -A PACKAGES=(
   [clang]="clang libc6-dev"
   [clang-libfuzzer]="clang libclang-rt-dev"
   [cppcheck]="cppcheck"
+  [frama-c]="frama-c-base why3 z3 cvc4"
   [chromium]="chromium"
   [chromedriver]="chromium-driver chromium"
   [git]="git"
@@ -46,7 +47,7 @@ declare -A PACKAGES=(
 # In the order doctor prints them.
 CHECKS=(gcc gcc-sanitizers cmake ninja arm-none-eabi-gcc qemu-system-arm riscv64-unknown-elf-gcc
         qemu-system-riscv32 aarch64-linux-gnu-gcc qemu-aarch64 clang clang-libfuzzer cppcheck
-        chromium chromedriver git python3 ca-certificates python3-venv)
+        frama-c chromium chromedriver git python3 ca-certificates python3-venv)
 
 # --- helpers for the checks ---------------------------------------------------------------------
 # Each check runs in a scratch directory of its own, in the background beside the others. It
@@ -228,6 +229,29 @@ check_cppcheck() {
   version "$(cppcheck --version | sed 's/^Cppcheck //')"
   printf 'int f(int x) { return x + 1; }\n' >lint.c
   try cppcheck --quiet --error-exitcode=1 lint.c
+}
+
+# make prove (tools/tacet/project/prove.py): WP proves a contract with each prover, through a
+# Why3 configuration made here as tacet prove makes its own (~/.why3.conf is left alone).
+check_frama_c() {
+  have frama-c || return 1
+  have why3 || return 1
+  version "$(frama-c -version 2>/dev/null | head -n1), why3 $(why3 --version 2>/dev/null | sed 's/.* //')"
+  try why3 --config why3.conf config detect || return 1
+  cat >wp.c <<'EOF'
+/*@ requires 0 <= x <= 1000; ensures \result >= x; */
+int twice(int x) { return x + x; }
+EOF
+  local prover
+  for prover in z3 cvc4; do
+    WHY3CONFIG=$PWD/why3.conf try frama-c -wp -wp-prover "$prover" -wp-timeout 20 wp.c || return 1
+    if grep -q "User Error" log; then
+      reason "frama-c: $(grep -m1 'User Error' log | sed 's/.*User Error: //')"
+      return 1
+    fi
+    grep -Eq 'Proved goals: +([0-9]+) / \1$' log ||
+      { reason "frama-c: WP with $prover proves nothing"; return 1; }
+  done
 }
 
 # tools/tacet/trace/report.py runs it the same way: headless, no sandbox (root).

@@ -51,6 +51,13 @@ FAKES = {
                 'echo "<p>tacet-ok</p>"',
     "chromedriver": 'echo "ChromeDriver 120.0.1 (0123abc)"',
     "git": '[ "$1" = --version ] && echo "git version 2.39.5"; exit 0',
+    # WP proves the check's goal unless $NO_PROVER names the prover it was asked for.
+    "frama-c": '[ "$1" = -version ] && { echo "25.0-beta (Manganese)"; exit 0; }\n'
+               'case "$*" in *"-wp-prover $NO_PROVER "*)\n'
+               '  echo "[wp] User Error: Prover \'$NO_PROVER\' not found in why3.conf"\n'
+               '  exit 0;; esac\n'
+               'echo "[wp] Proved goals:    3 / 3"',
+    "why3": '[ "$1" = --version ] && echo "Why3 platform, version 1.5.1"; exit 0',
     "id": 'echo "${UID_SHOWN:-0}"',
     "apt-get": 'echo "$*" >>"$APT_LOG"\n'
                '[ "$1" = -q ] && [ "$2" = install ] && touch "${APT_MAKES:-$FIXED}"; exit 0',
@@ -120,6 +127,15 @@ def test_all_working_checks_pass_and_install_nothing(machine: Machine) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout == ""
     assert machine.apt_calls() == []
+
+
+def test_frama_c_whose_prover_why3_cannot_find_fails_its_check(machine: Machine) -> None:
+    machine.make_venv(machine.python)
+    result = machine.run("check", NO_PROVER="cvc4")
+    assert result.returncode == 1
+    [line] = [line for line in result.stderr.splitlines() if line.split()[0] == "frama-c"]
+    assert "Prover 'cvc4' not found in why3.conf" in line
+    assert "(Debian: frama-c-base why3 z3 cvc4)" in line
 
 
 def test_a_cross_compiler_that_cannot_link_fails_its_check(machine: Machine) -> None:
