@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from tacet.cli import make_parser
 from tacet.core.errors import TacetError
 from tacet.project.prove import (
     DOC,
@@ -161,3 +162,10 @@ def test_the_repository_table_reads() -> None:
     repo = Path(__file__).resolve().parents[2]
     listed = parse_listed((repo / DOC).read_text())
     assert all(entry.reason for entry in listed.values())
+
+
+@pytest.mark.parametrize("args", [["--priorities", "48"], ["--priorities", "x"], ["--jobs", "0"]])
+def test_bad_option_is_refused_before_anything_runs(args: list[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        make_parser().parse_args(["prove", *args])
+    assert exit_.value.code == 2
