@@ -489,7 +489,6 @@ inline unsigned tc__map_first(uint32_t group, const uint32_t *map)
   //@ assert \forall integer q; 0 <= q < 32 * w ==> !top_bit(map[q / 32], q % 32);
   //@ assert \forall integer q; 32 * w <= q < 32 * w + b ==> q / 32 == w && q % 32 < b;
   //@ assert in_word: \forall integer q; 32 * w <= q < 32 * w + b ==> !top_bit(map[q / 32], q % 32);
-  /* cppcheck-suppress badBitmaskCheck ; w is 0 with one map word (32 priorities), by design */
   return (w << 5) | b;
 }
 /* The highest ready priority; some thread must be ready. */
