@@ -204,3 +204,69 @@ def test_every_build_is_a_program_of_the_bench_tree() -> None:
             assert "_tm_anchor(thread_metric_freertos${suffix}" in others
             assert f'"{suffix}|' in others, build.program
     assert set(THREAD_METRIC_TESTS) == set(anchors.BUILD["threadx_bare"].tests)
+
+
+# ---- RISC-V ------------------------------------------------------------------------------------
+
+
+def test_riscv_reports_threadx_as_not_available_and_judges_the_lean_build_on_freertos() -> None:
+    rv32 = TARGETS["qemu-rv32"]
+    builds = anchors.plan(("freertos",))
+    executables = {b.program: Path("/build/bench") / b.program for b in builds}
+    runner = FakeRuns()
+    cols = anchors.run_all(rv32, executables, builds, 1, runner=runner)
+    assert all("qemu-system-riscv32" in c[0] and "shift=0" in c for c in runner.commands)
+    assert [g.build for g in anchors.goals(cols)] == ["tacet_lean"]  # no ThreadX: one goal
+    lean = dict(anchors.goals(cols)[0].results)
+    assert lean["preemptive"] == pytest.approx(160.3 / 257.1)
+    assert lean["memory"] is None  # FreeRTOS has no pool, and ThreadX no column here
+    meta = {"target": "qemu-rv32", "machine": "virt", "commit": "abc", "dirty": False,
+            "date": "today", "compiler": "gcc 12", "qemu": "QEMU 7.2", "seconds": 1,
+            "icount_shift": rv32.icount_shift,
+            "unavailable": anchors.unavailable(rv32.port)}  # fmt: skip
+    text = anchors.markdown(cols, meta, "tacet bench anchors --target qemu-rv32 --freertos F")
+    assert "`-icount shift=0`" in text
+    assert "- ThreadX: not available on RV32: ThreadX has no RV32 port for GCC" in text
+    assert "ThreadX: not given" not in text
+    assert "feature-equal ThreadX**: not judged on this target" in text
+    assert anchors.unavailable("cortex-m") == {}
+
+
+def test_riscv_refuses_threadx_and_a_tree_without_the_riscv_port(tmp_path: Path) -> None:
+    parser = argparse.ArgumentParser()
+    cli_bench.register(parser.add_subparsers())
+    args = parser.parse_args(
+        ["bench", "anchors", "--target", "qemu-rv32", "--threadx", str(tmp_path)]
+    )
+    with pytest.raises(TacetError, match="ThreadX is not available on RV32") as error:
+        args.handler(args)
+    assert error.value.status == 2
+    args = parser.parse_args(
+        ["bench", "anchors", "--target", "qemu-rv32f", "--freertos", str(tmp_path)]
+    )
+    with pytest.raises(TacetError, match=r"with a RISC-V port \(no include/FreeRTOS.h\)"):
+        args.handler(args)
+    (tmp_path / "include").mkdir()
+    (tmp_path / "include" / "FreeRTOS.h").write_text("")
+    with pytest.raises(TacetError, match=r"\(no portable/GCC/RISC-V/portASM.S\)"):
+        args.handler(args)
+    args = parser.parse_args(
+        ["bench", "anchors", "--target", "qemu-rv32", "--freertos", str(tmp_path / "x")]
+    )
+    with pytest.raises(TacetError, match="no such directory"):
+        args.handler(args)
+
+
+def test_riscv_programs_are_those_of_the_bench_tree() -> None:
+    bench = Path(__file__).resolve().parents[2] / "bench"
+    tacet = (bench / "CMakeLists.txt").read_text()
+    riscv = (bench / "thread_metric" / "anchors_riscv.cmake").read_text()
+    assert "include(thread_metric/anchors_riscv.cmake)" in tacet
+    for build in anchors.plan(("freertos",)):
+        if build.kernel is None:
+            assert f'"{build.program}|tacet_kernel_bench' in tacet, build.program
+        else:
+            suffix = build.program.removeprefix("thread_metric_freertos")
+            assert "set(exe thread_metric_freertos${suffix})" in riscv
+            assert f'"{suffix}|' in riscv, build.program
+    assert 'message(FATAL_ERROR "THREADX_DIR=' in riscv  # refused, with the reason

@@ -5,6 +5,10 @@ tree from source trees the caller names, run on one target by one command, and o
 instructions per operation with the ratios Tacet's goals are judged by.
 
     tacet bench anchors --target qemu-m3 --threadx DIR --freertos DIR [--seconds 30]
+    tacet bench anchors --target qemu-rv32 --freertos DIR --seconds 1
+
+On RISC-V (qemu-rv32, qemu-rv32f) the anchor is FreeRTOS's GCC/RISC-V port; ThreadX has no
+RV32 port for GCC, so it has no column there, and the report says why (``RISCV_UNAVAILABLE``).
 
 An anchor kernel whose tree is not given is left out, and the report says so; nothing is
 quoted from elsewhere. A kernel that cannot restart (ThreadX, FreeRTOS) runs one test per
@@ -139,6 +143,43 @@ def read(build: Build, outputs: Sequence[tuple[str, tuple[str, ...]]], source: s
                 raise FormatError(f"{source}: {row.unit}: the anchors are compared under QEMU only")
             column.figures[row.test] = Figure(row.value, row.operations, row.check_failed)
     return column
+
+
+# ---- RISC-V ---------------------------------------------------------------------------------
+
+RISCV_PORT = "riscv"
+# Anchor kernels that have no port for a target's architecture, and why: the report says so
+# where their columns would be (never a port of our own under their name).
+RISCV_UNAVAILABLE = {
+    "threadx": "not available on RV32: ThreadX has no RV32 port for GCC (its tree has "
+    "ports/risc-v32/iar, for IAR's tools, and ports/risc-v64/gnu, which reads the saved mepc at "
+    "a 64-bit offset and keeps the interrupt posture in 64 bits: it does not run as RV32 "
+    "unmodified)",
+}
+# What a tree must hold for the RISC-V programs (bench/thread_metric/anchors_riscv.cmake).
+RISCV_TREE_FILES = {
+    "freertos": (
+        "include/FreeRTOS.h",
+        "portable/GCC/RISC-V/portASM.S",
+        "portable/GCC/RISC-V/chip_specific_extensions/RISCV_MTIME_CLINT_no_extensions",
+    ),
+}
+
+
+def unavailable(port: str) -> dict[str, str]:
+    """The anchor kernels a port has no column for, and why."""
+    return dict(RISCV_UNAVAILABLE) if port == RISCV_PORT else {}
+
+
+def riscv_tree_error(kernel: Kernel, tree: Path) -> str | None:
+    """Why ``tree`` cannot give ``kernel``'s RISC-V programs, or None when it can."""
+    if kernel.key in RISCV_UNAVAILABLE:
+        return f"{kernel.option} {tree}: {kernel.name} is {RISCV_UNAVAILABLE[kernel.key]}"
+    missing = [f for f in RISCV_TREE_FILES.get(kernel.key, ()) if not (tree / f).exists()]
+    if missing:
+        what = f"not a {kernel.name} tree with a RISC-V port"
+        return f"{kernel.option} {tree}: {what} (no {missing[0]})"
+    return None
 
 
 # ---- running --------------------------------------------------------------------------------
@@ -336,12 +377,16 @@ def markdown(columns: Sequence[Column], meta: dict[str, Any], command: str) -> s
         f"`{command}` — Tacet {meta['commit'][:12]}"
         + (" (with uncommitted changes)" if meta.get("dirty") else "")
         + f", {meta['date']}. {meta['compiler']}, `-O2`; {meta['qemu']} "
-        f"(`{meta['machine']}`, `-icount shift=5`); {meta['seconds']} s a test, every kernel "
+        f"(`{meta['machine']}`, `-icount shift={meta.get('icount_shift', 5)}`); "
+        f"{meta['seconds']} s a test, every kernel "
         "ticking at 1000 Hz.",
         "",
     ]
+    missing = meta.get("unavailable", {})
     for k in KERNELS:
-        if k.key in given:
+        if k.key in missing:
+            lines.append(f"- {k.name}: {missing[k.key]}; no column.")
+        elif k.key in given:
             column = next(c for c in columns if c.build.kernel == k.key)
             lines.append(f"- {k.name}: commit {column.version or 'unknown'}, port {column.port}.")
         else:
@@ -371,6 +416,11 @@ def markdown(columns: Sequence[Column], meta: dict[str, Any], command: str) -> s
         if worst is not None:
             line += f"; the worst ratio {worst:.2f}"
         lines.append(line + ".")
+    if FEATURE_EQUAL not in {c.build.key for c in columns} and "threadx" in missing:
+        lines.append(
+            "- **default <= 0.85 x feature-equal ThreadX**: not judged on this target (no "
+            "ThreadX column)."
+        )
     return "\n".join(lines) + "\n"
 
 

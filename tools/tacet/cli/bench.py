@@ -98,8 +98,8 @@ def register_anchors(actions: argparse._SubParsersAction) -> None:
     anchors = actions.add_parser(
         "anchors",
         prog="tacet bench anchors",
-        usage="%(prog)s --target qemu-m3|qemu-m4 [--threadx DIR] [--freertos DIR] [--seconds S] "
-        "[--out DIR]",
+        usage="%(prog)s --target qemu-m3|qemu-m4|qemu-rv32|qemu-rv32f [--threadx DIR] "
+        "[--freertos DIR] [--seconds S] [--out DIR]",
         help="Thread-Metric on Tacet, ThreadX and FreeRTOS, like for like",
         description="Build the Thread-Metric programs (bench/thread_metric) for Tacet's default "
         "and lean kernels and for ThreadX and FreeRTOS from the source trees given (each in the "
@@ -259,9 +259,10 @@ def handle_anchors(args: argparse.Namespace) -> int:
             setattr(args, name, None)
     setup = resolve_setup(args)
     target = setup.target
-    if target.port != "cortex-m" or not target.emulated:
+    if target.port not in ("cortex-m", bench_anchors.RISCV_PORT) or not target.emulated:
         raise TacetError(
-            f"--target {target.name}: the anchors are compared under QEMU: qemu-m3 or qemu-m4",
+            f"--target {target.name}: the anchors are compared under QEMU: qemu-m3, qemu-m4, "
+            "qemu-rv32 or qemu-rv32f",
             status=2,
         )
     require_tool(target.qemu, f"target {target.name}")
@@ -273,6 +274,10 @@ def handle_anchors(args: argparse.Namespace) -> int:
             tree = (setup.cwd / tree).resolve()
             if not tree.is_dir():
                 raise TacetError(f"{kernel.option} {tree}: no such directory", status=2)
+            if target.port == bench_anchors.RISCV_PORT:
+                error = bench_anchors.riscv_tree_error(kernel, tree)
+                if error is not None:
+                    raise TacetError(error, status=2)
             given[kernel.key] = tree
         commit = getattr(args, f"{kernel.key}_commit")
         definitions += [
@@ -308,6 +313,8 @@ def handle_anchors(args: argparse.Namespace) -> int:
         "qemu": tools["qemu"],
         "seconds": args.seconds,
         "kernels": {k: str(v) for k, v in given.items()},
+        "icount_shift": target.icount_shift,
+        "unavailable": bench_anchors.unavailable(target.port),
     }
     command = " ".join(
         [f"tacet bench anchors --target {target.name}"]
