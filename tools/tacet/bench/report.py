@@ -215,7 +215,14 @@ def markdown(doc: dict[str, Any], command: str) -> str:
         "",
     ]
     units = {m["unit"] for m in doc["measurements"] if m["judged"]}
-    if "instructions" in units:
+    if "instructions" in units and meta["target"].startswith("qemu-rv32"):
+        lines += [
+            "Instructions counted by QEMU under `-icount shift=0` (the same on every run), read "
+            "per sample from the hart's `mcycle` (one per instruction there: a sample is exact); "
+            "one time stamp's cost is subtracted where a sample is the difference of two.",
+            "",
+        ]
+    elif "instructions" in units:
         lines += [
             "Instructions counted by QEMU under `-icount shift=5` (the same on every run), read "
             "per "
