@@ -52,6 +52,11 @@ if(FREERTOS_DIR)
                 ${FREERTOS_DIR}/list.c ${rtos_port}/port.c ${rtos_port}/portASM.S)
     target_include_directories(tm_freertos${suffix} BEFORE PUBLIC ${rtos_includes})
     target_compile_definitions(tm_freertos${suffix} PUBLIC TM_FREERTOS_STATS=${stats} TM_TICK_HZ=${TM_TICK_HZ})
+    if(TACET_CPU STREQUAL "rv32imafc")
+      # The FP context (saved when mstatus.FS is dirty, as Tacet's RV32IMAFC build does): on
+      # the command line, because portASM.S reads it and includes no FreeRTOSConfig.h.
+      target_compile_definitions(tm_freertos${suffix} PUBLIC configENABLE_FPU=1)
+    endif()
     target_compile_options(tm_freertos${suffix} PRIVATE -O2 -w -fno-data-sections -fno-function-sections)
     set(exe thread_metric_freertos${suffix})
     add_executable(${exe} ${_tm}/tests.c ${_tm}/port_freertos.c ${_tm}/board_virt.c)

@@ -36,9 +36,8 @@
 #define configUSE_IDLE_HOOK                     0
 #define configUSE_TICK_HOOK                     0
 #define configCHECK_FOR_STACK_OVERFLOW          0
-#if defined(__riscv_flen)
-#define configENABLE_FPU 1
-#endif
+/* configENABLE_FPU: 1 in the RV32IMAFC build, on the command line (anchors_riscv.cmake), where
+ * the port's assembly sees it too. */
 
 #if TM_FREERTOS_STATS
 #define configGENERATE_RUN_TIME_STATS            1
