@@ -611,6 +611,12 @@ def test_riscv_results_count_mcycle_as_instructions_and_say_so() -> None:
     assert switch["factor"] == 1.0 and switch["value"] == 8 - 2  # one per cycle, less a stamp
     text = bench_report.markdown(doc, "tacet bench --target qemu-rv32")
     assert "`-icount shift=0`" in text and "mcycle" in text and "25 MHz" not in text
+    tm = bench_format.parse_thread_metric(THREAD_METRIC, "tm")
+    tm_run = Run("thread_metric", "default", ("qemu", "thread_metric"), 0, 1.0, thread_metric=tm)
+    tm_doc = bench_results.assemble({**META, "target": "qemu-rv32f"}, [tm_run])
+    assert "--target qemu-rv32f --freertos DIR` (ThreadX has no RV32 port" in "\n".join(
+        bench_report.thread_metric_table(tm_doc)
+    )
     plan = [p.name for p in bench_suite.plan(TARGETS["qemu-rv32"], 21, "20ms")]
     assert "rhealstone" in plan and "thread_metric_lean" in plan
     assert "rhealstone_lean" not in plan  # the other configurations: Cortex-M only
