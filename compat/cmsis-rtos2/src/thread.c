@@ -229,9 +229,9 @@ osStatus_t osThreadSuspend(osThreadId_t thread_id)
   if (t == NULL) return osErrorParameter;
   if (t->flags & OS2_ENDED) return osErrorResource;
   unsigned k = os2_lock();
-  unsigned state = t->thread.state;
+  bool suspended = t->thread.state == TC_SUSPENDED || (t->thread.flags & TC_TF_SUSPEND_AFTER) != 0u;
   os2_unlock(k);
-  if (state == TC_SUSPENDED) return osErrorResource; /* already: CMSIS does not nest them */
+  if (suspended) return osErrorResource; /* already: CMSIS does not nest them */
   /* Suspending oneself with the kernel locked would stop the system: refused. */
   return os2_status(tc_thread_suspend(&t->thread));
 }
@@ -244,15 +244,17 @@ osStatus_t osThreadResume(osThreadId_t thread_id)
   if (t->flags & OS2_ENDED) return osErrorResource;
   unsigned k = os2_lock();
   unsigned state = t->thread.state;
+  bool suspend_after = (t->thread.flags & TC_TF_SUSPEND_AFTER) != 0u;
   os2_unlock(k);
   switch (state) {
   case TC_SUSPENDED:
     return os2_status(tc_thread_resume(&t->thread));
   case TC_SLEEPING:
   case TC_PENDING:
-    /* A blocked thread is resumed as CMSIS kernels do: its wait ends, and the function it
-     * waits in returns osErrorTimeout (or osFlagsErrorTimeout). */
-    (void)tc_thread_resume(&t->thread); /* a delayed suspension, if any, is lifted */
+    /* Suspended while it waited (Tacet suspends it when the wait ends): the suspension is
+     * lifted and the wait goes on. Otherwise a blocked thread is resumed as CMSIS kernels
+     * do: its wait ends, and the function it waits in returns osErrorTimeout. */
+    if (suspend_after) return os2_status(tc_thread_resume(&t->thread));
     return os2_status(tc_thread_wait_abort(&t->thread));
   default:
     return osErrorResource;
