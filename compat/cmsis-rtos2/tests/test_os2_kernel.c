@@ -72,7 +72,8 @@ static void kernel_body(void)
   STEP();
   uint32_t elapsed = osKernelGetSysTimerCount() - c0;
   uint32_t per_tick = osKernelGetSysTimerFreq() / osKernelGetTickFreq();
-  CHECK(elapsed >= 2u * per_tick && elapsed <= 4u * per_tick);
+  /* Under QEMU the board timer and SysTick need not keep exact step (tacet/cortex_m.h). */
+  CHECK(elapsed / per_tick >= 2u && elapsed / per_tick <= 5u);
 
   /* From a handler: the functions CMSIS reserves to threads answer osErrorISR. */
   os2_isr(isr_kernel_calls);
