@@ -6,7 +6,9 @@ osStatus_t osDelay(uint32_t ticks)
 {
   if (os2_refused("osDelay") || os2_in_isr()) return osErrorISR;
   if (ticks == 0u) return osOK;
-  return os2_status(tc_thread_sleep(ticks));
+  /* osThreadResume() ends a delay early: a delay that ended is osOK, however it ended. */
+  tc_status st = tc_thread_sleep(ticks);
+  return st == TC_WAIT_ABORTED ? osOK : os2_status(st);
 }
 
 /* Until tick `ticks` (modulo 2^32): a tick now or past, or more than 2^31 ticks ahead, is a
@@ -23,5 +25,6 @@ osStatus_t osDelayUntil(uint32_t ticks)
     os2_unlock(k);
     return osErrorParameter;
   }
-  return os2_status(tc__thread_wait(NULL, TC_SLEEPING, delay, k));
+  tc_status st = tc__thread_wait(NULL, TC_SLEEPING, delay, k);
+  return st == TC_WAIT_ABORTED ? osOK : os2_status(st);
 }

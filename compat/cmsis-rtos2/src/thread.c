@@ -97,9 +97,13 @@ osThreadId_t osThreadNew(osThreadFunc_t func, void *argument, const osThreadAttr
   osPriority_t prio = attr->priority == osPriorityNone ? osPriorityNormal : attr->priority;
   if (prio < osPriorityIdle || prio > osPriorityISR) return NULL;
   uint32_t stack_size = attr->stack_size != 0u ? attr->stack_size : TC_OS2_STACK_SIZE;
-  if ((stack_size & 7u) != 0u || stack_size < TC_OS2_STACK_MIN) return NULL;
-  if (attr->stack_mem != NULL && ((uintptr_t)attr->stack_mem & 7u) != 0u) return NULL;
-  if (attr->stack_mem != NULL && attr->stack_size == 0u) return NULL;
+  if ((stack_size & 7u) != 0u) return NULL;
+  if (attr->stack_mem != NULL &&
+      (((uintptr_t)attr->stack_mem & 7u) != 0u || attr->stack_size == 0u || stack_size < TC_OS2_STACK_MIN))
+    return NULL;
+  /* A stack from the pool is at least the port's smallest; the thread keeps the size it
+   * asked for (osThreadGetStackSize, osThreadGetStackSpace). */
+  uint32_t real_size = stack_size < TC_OS2_STACK_MIN ? TC_OS2_STACK_MIN : stack_size;
   os2_reap();
 
   uint8_t flags;
@@ -108,7 +112,7 @@ osThreadId_t osThreadNew(osThreadFunc_t func, void *argument, const osThreadAttr
   t->flags = flags;
   t->stack_mem = attr->stack_mem;
   if (t->stack_mem == NULL) {
-    t->stack_mem = os2_alloc(stack_size);
+    t->stack_mem = os2_alloc(real_size);
     if (t->stack_mem == NULL) {
       os2_release(t, t->flags, NULL);
       return NULL;
@@ -130,7 +134,7 @@ osThreadId_t osThreadNew(osThreadFunc_t func, void *argument, const osThreadAttr
   os2.threads = t;
   /* Created suspended and resumed, so that the thread is in the layer's list, and its id
    * valid, before it first runs (it may preempt the caller at once). */
-  if (tc_thread_create(&t->thread, attr->name, thread_entry, t, t->stack_mem, stack_size, p, p,
+  if (tc_thread_create(&t->thread, attr->name, thread_entry, t, t->stack_mem, real_size, p, p,
                        TC_OS2_TIME_SLICE, 0) != TC_OK) {
     t->magic = 0;
     list_remove(t);
@@ -152,10 +156,15 @@ const char *osThreadGetName(osThreadId_t thread_id)
   return t != NULL ? t->thread.name : NULL;
 }
 
+/* From a handler: the thread it interrupted (CMSIS kernels answer so). */
 osThreadId_t osThreadGetId(void)
 {
   if (os2_refused("osThreadGetId")) return NULL;
-  return os2_self();
+  if (!os2_in_isr()) return os2_self();
+  unsigned k = os2_lock();
+  tc_thread *t = tc__k.current;
+  os2_unlock(k);
+  return t != NULL && t->entry == thread_entry ? t : NULL;
 }
 
 osThreadState_t osThreadGetState(osThreadId_t thread_id)
@@ -193,7 +202,10 @@ uint32_t osThreadGetStackSpace(osThreadId_t thread_id)
   tc_os2_thread *t = os2_thread(thread_id);
   tc_thread_info_t info;
   if (t == NULL || tc_thread_info(&t->thread, &info) != TC_OK) return 0u;
-  return (uint32_t)(info.stack_size - info.stack_high_water);
+  /* What is left of the size asked for (a thread given more than it asked, the port's
+   * smallest stack, has that much more in reserve). */
+  size_t size = t->stack_size < info.stack_size ? t->stack_size : info.stack_size;
+  return size > info.stack_high_water ? (uint32_t)(size - info.stack_high_water) : 0u;
 }
 
 osStatus_t osThreadSetPriority(osThreadId_t thread_id, osPriority_t priority)
@@ -210,8 +222,11 @@ osPriority_t osThreadGetPriority(osThreadId_t thread_id)
   if (os2_refused("osThreadGetPriority") || os2_in_isr()) return osPriorityError;
   tc_os2_thread *t = os2_thread(thread_id);
   if (t == NULL || (t->flags & OS2_ENDED)) return osPriorityError;
-  /* The priority the application set; an inherited one is Tacet's business (tc_thread_info). */
-  return TC_OS2_CMSIS_PRIORITY(t->thread.user_priority);
+  /* The priority it runs at: one inherited through a mutex included, as CMSIS kernels say. */
+  unsigned k = os2_lock();
+  unsigned p = t->thread.priority;
+  os2_unlock(k);
+  return TC_OS2_CMSIS_PRIORITY(p);
 }
 
 osStatus_t osThreadYield(void)

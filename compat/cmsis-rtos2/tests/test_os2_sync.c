@@ -119,11 +119,12 @@ static void mutex_body(void)
   got = 0;
   osThreadId_t id = osThreadNew(mutex_taker, m, &a);
   CHECK_EQ(got, 0u);
-  /* The owner runs at the waiter's priority (Tacet's effective one); its own is unchanged. */
+  /* The owner runs at the waiter's priority, and says so. */
   tc_thread_info_t info;
   CHECK_EQ(tc_thread_info(tc_thread_self(), &info), TC_OK);
   CHECK_EQ(info.priority, TC_OS2_PRIORITY(osPriorityHigh));
-  CHECK_EQ(osThreadGetPriority(self), osPriorityNormal);
+  CHECK_EQ(info.user_priority, TC_OS2_PRIORITY(osPriorityNormal));
+  CHECK_EQ(osThreadGetPriority(self), osPriorityHigh);
   OS2_OK(osMutexRelease(m));
   CHECK_EQ(got, 0u);
   OS2_OK(osMutexRelease(m)); /* the last: the waiter takes it and runs */
@@ -131,6 +132,7 @@ static void mutex_body(void)
   CHECK_EQ(got_status, osOK);
   CHECK_EQ(tc_thread_info(tc_thread_self(), &info), TC_OK);
   CHECK_EQ(info.priority, TC_OS2_PRIORITY(osPriorityNormal));
+  CHECK_EQ(osThreadGetPriority(self), osPriorityNormal);
   OS2_EXPECT(osMutexRelease(m), osErrorResource); /* not the owner */
   (void)id;
 

@@ -161,6 +161,16 @@ static void suspend_body(void)
   OS2_OK(osThreadResume(id));
   OS2_EXPECT(osThreadResume(osThreadGetId()), osErrorResource); /* running */
   OS2_EXPECT(osThreadSuspend(NULL), osErrorParameter);
+  /* A stack smaller than the port's smallest, from the pool: the size asked for is kept. */
+  osThreadAttr_t small = os2_prio(osPriorityLow);
+  small.stack_size = 64;
+  osThreadId_t s = osThreadNew(spin, NULL, &small);
+  CHECK(s != NULL);
+  CHECK_EQ(osThreadGetStackSize(s), 64u);
+  CHECK(osThreadGetStackSpace(s) <= 64u);
+  OS2_OK(osThreadTerminate(s));
+  small.stack_mem = stack_mem; /* the caller's memory must be large enough */
+  CHECK(osThreadNew(spin, NULL, &small) == NULL);
   OS2_EXPECT(osThreadResume(NULL), osErrorParameter);
   OS2_OK(osThreadTerminate(id));
 }
@@ -227,7 +237,7 @@ static osThreadId_t isr_target;
 static void isr_thread_calls(void)
 {
   CHECK(osThreadNew(count, NULL, NULL) == NULL);
-  CHECK(osThreadGetId() == NULL);
+  CHECK(osThreadGetId() == isr_target); /* the thread it interrupted */
   CHECK(strcmp(osThreadGetName(isr_target), "main") == 0);
   CHECK_EQ(osThreadGetState(isr_target), osThreadError);
   CHECK_EQ(osThreadSetPriority(isr_target, osPriorityLow), osErrorISR);
