@@ -70,8 +70,7 @@ osEventFlagsId_t osEventFlagsNew(const osEventFlagsAttr_t *attr)
   if (os2_refused("osEventFlagsNew") || os2_in_isr() || !os2_may_create()) return NULL;
   if (os2.state == osKernelInactive) return NULL;
   uint8_t flags;
-  tc_os2_event_flags *ef = os2_cb_alloc(attr != NULL ? attr->cb_mem : NULL, attr != NULL ? attr->cb_size : 0u,
-                                        sizeof *ef, &flags);
+  tc_os2_event_flags *ef = OS2_CB_ALLOC(attr, sizeof *ef, &flags);
   if (ef == NULL) return NULL;
   ef->flags = flags;
   if (tc_event_create(&ef->event, OS2_ATTR_NAME(attr)) != TC_OK) {

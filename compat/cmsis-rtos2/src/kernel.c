@@ -67,6 +67,15 @@ void *os2_cb_alloc(void *cb_mem, uint32_t cb_size, size_t need, uint8_t *flags)
   return cb_mem;
 }
 
+bool os2_data_alloc(void **mem, size_t need, uint8_t *flags)
+{
+  if (*mem != NULL) return true;
+  *mem = os2_alloc(need);
+  if (*mem == NULL) return false;
+  *flags |= OS2_MEM_HEAP;
+  return true;
+}
+
 void os2_release(void *cb, uint8_t flags, void *mem)
 {
   if (flags & OS2_MEM_HEAP) os2_free(mem);

@@ -28,18 +28,15 @@ osMemoryPoolId_t osMemoryPoolNew(uint32_t block_count, uint32_t block_size, cons
     return NULL;
   }
   uint8_t flags;
-  tc_os2_memory_pool *mp = os2_cb_alloc(attr != NULL ? attr->cb_mem : NULL, attr != NULL ? attr->cb_size : 0u,
-                                        sizeof *mp, &flags);
+  tc_os2_memory_pool *mp = OS2_CB_ALLOC(attr, sizeof *mp, &flags);
   if (mp == NULL) return NULL;
-  mp->flags = flags;
-  if (blocks == NULL) {
-    blocks = os2_alloc(need);
-    if (blocks == NULL) {
-      os2_release(mp, mp->flags, NULL);
-      return NULL;
-    }
-    mp->flags |= OS2_MEM_HEAP;
+  void *data = blocks;
+  if (!os2_data_alloc(&data, need, &flags)) {
+    os2_release(mp, flags, NULL);
+    return NULL;
   }
+  blocks = data;
+  mp->flags = flags;
   mp->mem = blocks;
   mp->mem_size = (uint32_t)need;
   mp->block_count = block_count;

@@ -32,18 +32,13 @@ osMessageQueueId_t osMessageQueueNew(uint32_t msg_count, uint32_t msg_size, cons
   if (mem != NULL && (((uintptr_t)mem & (sizeof(void *) - 1u)) != 0u || mem_size < need)) return NULL;
   if (mem == NULL && mem_size != 0u) return NULL;
   uint8_t flags;
-  tc_os2_message_queue *q = os2_cb_alloc(attr != NULL ? attr->cb_mem : NULL, attr != NULL ? attr->cb_size : 0u,
-                                         sizeof *q, &flags);
+  tc_os2_message_queue *q = OS2_CB_ALLOC(attr, sizeof *q, &flags);
   if (q == NULL) return NULL;
-  q->flags = flags;
-  if (mem == NULL) {
-    mem = os2_alloc(need);
-    if (mem == NULL) {
-      os2_release(q, q->flags, NULL);
-      return NULL;
-    }
-    q->flags |= OS2_MEM_HEAP;
+  if (!os2_data_alloc(&mem, need, &flags)) {
+    os2_release(q, flags, NULL);
+    return NULL;
   }
+  q->flags = flags;
   q->mem = mem;
   q->msg_count = msg_count;
   q->msg_size = msg_size;

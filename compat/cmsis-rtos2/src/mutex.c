@@ -18,8 +18,7 @@ osMutexId_t osMutexNew(const osMutexAttr_t *attr)
   if (os2_refused("osMutexNew") || os2_in_isr() || !os2_may_create()) return NULL;
   if (os2.state == osKernelInactive) return NULL;
   uint8_t flags;
-  tc_os2_mutex *m = os2_cb_alloc(attr != NULL ? attr->cb_mem : NULL, attr != NULL ? attr->cb_size : 0u,
-                                 sizeof *m, &flags);
+  tc_os2_mutex *m = OS2_CB_ALLOC(attr, sizeof *m, &flags);
   if (m == NULL) return NULL;
   m->flags = flags;
   m->attr_bits = attr != NULL ? attr->attr_bits : 0u;

@@ -77,6 +77,12 @@ osStatus_t os2_status(tc_status st);
  * aligned for pointers) or the pool's (cb_mem NULL and cb_size 0). NULL when the attributes
  * are wrong or the pool is out of memory; *flags gets OS2_CB_HEAP for the pool's. */
 void *os2_cb_alloc(void *cb_mem, uint32_t cb_size, size_t need, uint8_t *flags);
+/* os2_cb_alloc with an object's attributes (which may be NULL). */
+#define OS2_CB_ALLOC(attr, need, flags) \
+  os2_cb_alloc((attr) != NULL ? (attr)->cb_mem : NULL, (attr) != NULL ? (attr)->cb_size : 0u, (need), (flags))
+/* The data memory (stack, blocks, slots) of a new object: the caller's, *mem, or when it gave
+ * none the pool's, with OS2_MEM_HEAP added to *flags. False when the pool has none left. */
+bool os2_data_alloc(void **mem, size_t need, uint8_t *flags);
 /* Memory from the layer's pool (8-byte aligned), NULL when there is none; and back. */
 void *os2_alloc(size_t size);
 void os2_free(void *mem);

@@ -13,8 +13,7 @@ osSemaphoreId_t osSemaphoreNew(uint32_t max_count, uint32_t initial_count, const
   if (os2_refused("osSemaphoreNew") || os2_in_isr() || !os2_may_create()) return NULL;
   if (os2.state == osKernelInactive || max_count == 0u || initial_count > max_count) return NULL;
   uint8_t flags;
-  tc_os2_semaphore *s = os2_cb_alloc(attr != NULL ? attr->cb_mem : NULL, attr != NULL ? attr->cb_size : 0u,
-                                     sizeof *s, &flags);
+  tc_os2_semaphore *s = OS2_CB_ALLOC(attr, sizeof *s, &flags);
   if (s == NULL) return NULL;
   s->flags = flags;
   if (tc_sem_create(&s->sem, OS2_ATTR_NAME(attr), initial_count, max_count) != TC_OK) {

@@ -107,18 +107,14 @@ osThreadId_t osThreadNew(osThreadFunc_t func, void *argument, const osThreadAttr
   os2_reap();
 
   uint8_t flags;
-  tc_os2_thread *t = os2_cb_alloc(attr->cb_mem, attr->cb_size, sizeof *t, &flags);
+  tc_os2_thread *t = OS2_CB_ALLOC(attr, sizeof *t, &flags);
   if (t == NULL) return NULL;
-  t->flags = flags;
   t->stack_mem = attr->stack_mem;
-  if (t->stack_mem == NULL) {
-    t->stack_mem = os2_alloc(real_size);
-    if (t->stack_mem == NULL) {
-      os2_release(t, t->flags, NULL);
-      return NULL;
-    }
-    t->flags |= OS2_MEM_HEAP;
+  if (!os2_data_alloc(&t->stack_mem, real_size, &flags)) {
+    os2_release(t, flags, NULL);
+    return NULL;
   }
+  t->flags = flags;
   if (attr->attr_bits & osThreadJoinable) t->flags |= OS2_JOINABLE;
   t->func = func;
   t->argument = argument;

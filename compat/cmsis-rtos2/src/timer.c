@@ -25,8 +25,7 @@ osTimerId_t osTimerNew(osTimerFunc_t func, osTimerType_t type, void *argument, c
   if (func == NULL || (type != osTimerOnce && type != osTimerPeriodic) || os2.state == osKernelInactive)
     return NULL;
   uint8_t flags;
-  tc_os2_timer *tm = os2_cb_alloc(attr != NULL ? attr->cb_mem : NULL, attr != NULL ? attr->cb_size : 0u,
-                                  sizeof *tm, &flags);
+  tc_os2_timer *tm = OS2_CB_ALLOC(attr, sizeof *tm, &flags);
   if (tm == NULL) return NULL;
   tm->flags = flags;
   tm->periodic = type == osTimerPeriodic;
