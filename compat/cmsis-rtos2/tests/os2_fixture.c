@@ -5,6 +5,12 @@
 
 static void (*body_fn)(void);
 
+#if TC_TRACE
+/* osKernelInitialize() initialises the kernel again, which stops the trace tct_begin() started
+ * (the `trace` configuration records every case, tests/tct.c): it starts again here. */
+static uint64_t trace_ring[8192];
+#endif
+
 static void main_thread(void *arg)
 {
   (void)arg;
@@ -19,6 +25,9 @@ void os2_run(void (*body)(void))
   CHECK_EQ(osKernelGetState(), osKernelInactive);
   CHECK_EQ(osKernelInitialize(), osOK);
   CHECK_EQ(osKernelGetState(), osKernelReady);
+#if TC_TRACE
+  CHECK_EQ(tc_trace_enable(trace_ring, sizeof trace_ring, TC_TRACE_WRAP), TC_OK);
+#endif
   body_fn = body;
   osThreadAttr_t attr = {0};
   attr.name = "main";

@@ -135,6 +135,38 @@ static void test_suspend_resume(void)
 
 /* ---- delays ----------------------------------------------------------------------------- */
 
+#if TC_TRACE
+/* The newest event `id` in the trace the harness records (tests/tct.c), NULL when none. */
+static const tc_trace_event *newest(uint16_t id)
+{
+  const tc_trace_header *h = tc_trace_buffer(NULL);
+  if (h == NULL) return NULL;
+  const tc_trace_event *ev = (const tc_trace_event *)(const void *)((const char *)h + h->events_offset);
+  uint32_t kept = h->laps != 0u ? h->events : h->next;
+  for (uint32_t i = 0; i < kept; i++) {
+    uint32_t slot = (h->next + h->events - 1u - i) % h->events;
+    if (ev[slot].id == id) return &ev[slot];
+  }
+  return NULL;
+}
+
+/* The newest sleep recorded was one of `ticks` that returned `status`. */
+static void check_sleep_recorded(uint32_t ticks, tc_status status)
+{
+  const tc_trace_event *e = newest(TC_TRACE_SVC_THREAD_SLEEP);
+  CHECK(e != NULL);
+  if (e == NULL) return;
+  CHECK_EQ(e->arg[1], ticks);
+  CHECK_EQ(e->arg[3], status);
+}
+#else
+static void check_sleep_recorded(uint32_t ticks, tc_status status)
+{
+  (void)ticks;
+  (void)status;
+}
+#endif
+
 static void delay_body(void)
 {
   CHECK_EQ(osDelay(1), osOK);
@@ -146,6 +178,12 @@ static void delay_body(void)
   t0 = osKernelGetTickCount();
   OS2_OK(osDelayUntil(t0 + 20u));
   CHECK_EQ(osKernelGetTickCount(), t0 + 20u);
+  check_sleep_recorded(20u, TC_OK); /* traced as the sleep it is, to the deadline */
+  /* Not with the kernel locked: refused, and traced as tc_thread_sleep refuses it. */
+  OS2_EXPECT(osKernelLock(), 0);
+  OS2_EXPECT(osDelayUntil(osKernelGetTickCount() + 5u), osError);
+  OS2_EXPECT(osKernelUnlock(), 1);
+  check_sleep_recorded(5u, TC_CALLER_ERROR);
   /* Now and the past are not deadlines. */
   OS2_EXPECT(osDelayUntil(osKernelGetTickCount()), osErrorParameter);
   OS2_EXPECT(osDelayUntil(osKernelGetTickCount() - 1u), osErrorParameter);
