@@ -194,7 +194,7 @@ def test_thread_metric_report_with_a_test_missing_is_refused() -> None:
     text = "\n".join(line for line in THREAD_METRIC.splitlines() if "memory" not in line)
     with pytest.raises(FormatError, match="no line for memory"):
         bench_format.parse_thread_metric(text, "tm")
-    with pytest.raises(FormatError, match="no 'Thread-Metric on Tacet' header"):
+    with pytest.raises(FormatError, match="no 'Thread-Metric on <kernel>' header"):
         bench_format.parse_thread_metric("hello\n", "tm")
 
 
@@ -512,7 +512,7 @@ def test_ctest_check_fails_a_bad_run(
         (THREAD_METRIC.replace("(take + give)", "(take + give)  CHECK FAILED"), 1,
          "the check of synchronization failed"),
         ("\n".join(THREAD_METRIC.splitlines()[:-1]) + "\n", 0, "no line for memory"),
-        ("Segmentation fault\n", 139, "no 'Thread-Metric on Tacet' header"),
+        ("Segmentation fault\n", 139, "no 'Thread-Metric on <kernel>' header"),
     ],
 )  # fmt: skip
 def test_ctest_check_of_thread_metric(

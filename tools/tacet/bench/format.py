@@ -310,8 +310,10 @@ _TM_LINE = re.compile(
     r"(?P<unit>instructions per op|host ns per op)\s+\((?P<what>[^)]*)\)"
     r"(?P<failed>\s+CHECK FAILED)?$"
 )
+# The kernel: "Tacet" on its own API; through CMSIS-RTOS2, the name osKernelGetInfo gives.
 _TM_HEADER = re.compile(
-    r"^Thread-Metric on Tacet \((?P<port>[\w-]+)\), (?P<ms>\d+) ms per test; (?P<config>.*)$"
+    r"^Thread-Metric on (?P<kernel>.+?) \((?P<port>[\w-]+)\), (?P<ms>\d+) ms per test; "
+    r"(?P<config>.*)$"
 )
 
 
@@ -331,6 +333,7 @@ class ThreadMetric:
     interval_ms: int
     config: dict[str, str]
     rows: tuple[ThreadMetricRow, ...]
+    kernel: str = "Tacet"
 
 
 def parse_thread_metric(text: str, source: str) -> ThreadMetric:
@@ -339,7 +342,7 @@ def parse_thread_metric(text: str, source: str) -> ThreadMetric:
     lines = text.splitlines()
     header = next((m for m in map(_TM_HEADER.match, lines) if m), None)
     if header is None:
-        raise FormatError(f"{source}: no 'Thread-Metric on Tacet' header: not its output")
+        raise FormatError(f"{source}: no 'Thread-Metric on <kernel>' header: not its output")
     config = _words_to_tags(header["config"].removeprefix("kernel ").split(), source)
     rows = []
     for number, line in enumerate(lines, 1):
@@ -357,7 +360,7 @@ def parse_thread_metric(text: str, source: str) -> ThreadMetric:
         missing = [t for t in THREAD_METRIC_TESTS if t not in names]
         what = f"no line for {missing[0]}" if missing else f"the tests in the order {names}"
         raise FormatError(f"{source}: {what} (expected all eight tests, once each)")
-    return ThreadMetric(header["port"], int(header["ms"]), config, tuple(rows))
+    return ThreadMetric(header["port"], int(header["ms"]), config, tuple(rows), header["kernel"])
 
 
 # ---- the ctest check -------------------------------------------------------------------------
