@@ -129,14 +129,15 @@ typedef struct tc_os2_msg {
 } tc_os2_msg;
 
 typedef struct {
+  uint32_t magic;      /* first: not a semaphore's id (a semaphore's is its tc_sem) */
   tc_sem messages;     /* one unit per message in the queue */
   tc_sem slots;        /* one unit per free slot */
-  uint32_t magic;
   uint8_t flags;
   uint32_t msg_count, msg_size;
   uint32_t slot_size;  /* header + message, rounded up to the header's alignment */
   uint8_t *mem;
   tc_os2_msg *queued;  /* highest priority first, FIFO within a priority */
+  tc_os2_msg *last;    /* the last of `queued` (a put of its priority or below goes after it) */
   tc_os2_msg *free;
   uint32_t queued_n;   /* messages in `queued` */
 } tc_os2_message_queue;

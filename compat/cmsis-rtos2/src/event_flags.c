@@ -13,7 +13,7 @@
 uint32_t os2_flags_set(tc_event *e, uint32_t flags)
 {
   if ((flags & osFlagsError) != 0u) return osFlagsErrorParameter;
-  bool thread = tc_thread_self() != NULL;
+  bool thread = tc__in_thread();
   if (thread) tc_sched_lock();
   unsigned k = os2_lock();
   tc_status st = tc_event_set(e, flags);

@@ -38,6 +38,16 @@ osStatus_t os2_status(tc_status st)
   return osError;
 }
 
+osStatus_t os2_wait_status(tc_status st, uint32_t timeout)
+{
+  if (st == TC_CALLER_ERROR) {
+    if (os2_above_mask()) return osErrorISR;
+    if (os2_in_isr()) return timeout != 0u ? osErrorParameter : osErrorISR;
+    return osError;
+  }
+  return os2_status(st);
+}
+
 void *os2_alloc(size_t size)
 {
   void *p = NULL;

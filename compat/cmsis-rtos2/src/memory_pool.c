@@ -56,25 +56,27 @@ const char *osMemoryPoolGetName(osMemoryPoolId_t mp_id)
   return mp != NULL ? mp->pool.name : NULL;
 }
 
+/* An id is the address of the control block's tc_block_pool (os2.h, OS2_OWN_CHECKS). */
+_Static_assert(offsetof(tc_os2_memory_pool, pool) == 0, "a pool's id is its tc_block_pool");
+
 void *osMemoryPoolAlloc(osMemoryPoolId_t mp_id, uint32_t timeout)
 {
-  if (os2_refused("osMemoryPoolAlloc")) return NULL;
-  tc_os2_memory_pool *mp = pool(mp_id);
-  if (mp == NULL || (timeout != 0u && os2_in_isr())) return NULL;
-  void *block = NULL;
-  if (tc_block_alloc(&mp->pool, &block, timeout) != TC_OK) return NULL;
-  return block;
+  if (OS2_OWN_CHECKS && (pool(mp_id) == NULL || (timeout != 0u && os2_in_isr()))) return NULL;
+  void *block;
+  return tc_block_alloc(mp_id, &block, timeout) == TC_OK ? block : NULL;
 }
 
 osStatus_t osMemoryPoolFree(osMemoryPoolId_t mp_id, void *block)
 {
-  if (os2_refused("osMemoryPoolFree")) return osErrorISR;
   tc_os2_memory_pool *mp = pool(mp_id);
-  if (mp == NULL || block == NULL) return osErrorParameter;
   /* A block of another pool is refused before the kernel sees it (the kernel finds a block's
    * pool by itself and would accept it). */
-  if ((uint8_t *)block < mp->mem || (uint8_t *)block >= mp->mem + mp->mem_size) return osErrorParameter;
+  if (mp == NULL || (uint8_t *)block < mp->mem || (uint8_t *)block >= mp->mem + mp->mem_size) {
+    if (os2_refused("osMemoryPoolFree")) return osErrorISR;
+    return osErrorParameter;
+  }
   tc_status st = tc_block_free(block);
+  if (__builtin_expect(st == TC_OK, 1)) return osOK;
   return st == TC_INVALID ? osErrorResource : os2_status(st); /* not allocated: a double free */
 }
 

@@ -10,7 +10,8 @@
  *
  * Only the links are changed under the kernel lock; the message is copied outside it, into a
  * slot that the semaphore units make the caller's alone, so a long message adds nothing to
- * interrupt latency.
+ * interrupt latency. A put of the last message's priority or below (every put, when all
+ * messages have one priority) goes after it without a walk of the list.
  */
 #include "os2.h"
 
@@ -21,6 +22,21 @@ static tc_os2_message_queue *queue(osMessageQueueId_t id)
 }
 
 static inline uint8_t *msg_data(tc_os2_msg *m) { return (uint8_t *)(m + 1); }
+
+/* A message copied word by word when both ends and its size allow (structures, the common
+ * case), else by memcpy, which spends as long again on its set-up for a short message. */
+static inline void msg_copy(uint8_t *dst, const uint8_t *src, uint32_t size)
+{
+  if ((((uintptr_t)dst | (uintptr_t)src | size) & 3u) != 0u) {
+    memcpy(dst, src, size);
+    return;
+  }
+  for (uint32_t i = 0; i < size; i += 4u) {
+    uint32_t w;
+    memcpy(&w, src + i, 4u);
+    memcpy(dst + i, &w, 4u);
+  }
+}
 
 osMessageQueueId_t osMessageQueueNew(uint32_t msg_count, uint32_t msg_size, const osMessageQueueAttr_t *attr)
 {
@@ -43,7 +59,7 @@ osMessageQueueId_t osMessageQueueNew(uint32_t msg_count, uint32_t msg_size, cons
   q->msg_count = msg_count;
   q->msg_size = msg_size;
   q->slot_size = (uint32_t)TC_OS2_MSG_SLOT(msg_size);
-  q->queued = NULL;
+  q->queued = q->last = NULL;
   q->queued_n = 0;
   q->free = NULL;
   for (uint32_t i = msg_count; i-- > 0;) {
@@ -71,48 +87,68 @@ const char *osMessageQueueGetName(osMessageQueueId_t mq_id)
   return q != NULL ? q->messages.name : NULL;
 }
 
+/* Take the first message off the list (a unit of `messages` held), with the lock held. */
+static inline tc_os2_msg *unlink_first(tc_os2_message_queue *q)
+{
+  tc_os2_msg *m = q->queued;
+  q->queued = m->next;
+  if (q->queued == NULL) q->last = NULL;
+  q->queued_n--;
+  return m;
+}
+
+/* A handler above the kernel's mask is refused by the semaphore service (os2.h,
+ * OS2_OWN_CHECKS): what the layer does before it only reads. */
 osStatus_t osMessageQueuePut(osMessageQueueId_t mq_id, const void *msg_ptr, uint8_t msg_prio, uint32_t timeout)
 {
-  if (os2_refused("osMessageQueuePut")) return osErrorISR;
   tc_os2_message_queue *q = queue(mq_id);
-  if (q == NULL || msg_ptr == NULL || (timeout != 0u && os2_in_isr())) return osErrorParameter;
+  if (q == NULL || msg_ptr == NULL || (OS2_OWN_CHECKS && timeout != 0u && os2_in_isr()))
+    return os2_refused("osMessageQueuePut") ? osErrorISR : osErrorParameter;
   tc_status st = tc_sem_take(&q->slots, timeout);
-  if (st != TC_OK) return os2_status(st);
+  if (__builtin_expect(st != TC_OK, 0)) return os2_wait_status(st, timeout);
   unsigned k = os2_lock();
   tc_os2_msg *m = q->free;
   q->free = m->next;
-  os2_unlock(k);
-  memcpy(msg_data(m), msg_ptr, q->msg_size);
+  os2_unlock_quiet(k);
+  msg_copy(msg_data(m), msg_ptr, q->msg_size);
   m->prio = msg_prio;
+  m->next = NULL;
   k = os2_lock();
-  tc_os2_msg **p = &q->queued;
-  while (*p != NULL && (*p)->prio >= msg_prio) p = &(*p)->next;
-  m->next = *p;
-  *p = m;
+  if (q->last == NULL) {
+    q->queued = q->last = m;
+  } else if (q->last->prio >= msg_prio) {
+    q->last->next = m;
+    q->last = m;
+  } else {
+    tc_os2_msg **p = &q->queued;
+    while ((*p)->prio >= msg_prio) p = &(*p)->next; /* the last's priority is below: it stops */
+    m->next = *p;
+    *p = m;
+  }
   q->queued_n++;
-  os2_unlock(k);
-  return os2_status(tc_sem_give(&q->messages));
+  os2_unlock_quiet(k);
+  st = tc_sem_give(&q->messages);
+  return __builtin_expect(st == TC_OK, 1) ? osOK : os2_status(st);
 }
 
 osStatus_t osMessageQueueGet(osMessageQueueId_t mq_id, void *msg_ptr, uint8_t *msg_prio, uint32_t timeout)
 {
-  if (os2_refused("osMessageQueueGet")) return osErrorISR;
   tc_os2_message_queue *q = queue(mq_id);
-  if (q == NULL || msg_ptr == NULL || (timeout != 0u && os2_in_isr())) return osErrorParameter;
+  if (q == NULL || msg_ptr == NULL || (OS2_OWN_CHECKS && timeout != 0u && os2_in_isr()))
+    return os2_refused("osMessageQueueGet") ? osErrorISR : osErrorParameter;
   tc_status st = tc_sem_take(&q->messages, timeout);
-  if (st != TC_OK) return os2_status(st);
+  if (__builtin_expect(st != TC_OK, 0)) return os2_wait_status(st, timeout);
   unsigned k = os2_lock();
-  tc_os2_msg *m = q->queued;
-  q->queued = m->next;
-  q->queued_n--;
-  os2_unlock(k);
-  memcpy(msg_ptr, msg_data(m), q->msg_size);
+  tc_os2_msg *m = unlink_first(q);
+  os2_unlock_quiet(k);
+  msg_copy(msg_ptr, msg_data(m), q->msg_size);
   if (msg_prio != NULL) *msg_prio = m->prio;
   k = os2_lock();
   m->next = q->free;
   q->free = m;
-  os2_unlock(k);
-  return os2_status(tc_sem_give(&q->slots));
+  os2_unlock_quiet(k);
+  st = tc_sem_give(&q->slots);
+  return __builtin_expect(st == TC_OK, 1) ? osOK : os2_status(st);
 }
 
 uint32_t osMessageQueueGetCapacity(osMessageQueueId_t mq_id)
@@ -161,9 +197,7 @@ osStatus_t osMessageQueueReset(osMessageQueueId_t mq_id)
   tc_sched_lock(); /* released senders run after the whole reset */
   while (tc_sem_take(&q->messages, TC_NO_WAIT) == TC_OK) {
     unsigned k = os2_lock();
-    tc_os2_msg *m = q->queued;
-    q->queued = m->next;
-    q->queued_n--;
+    tc_os2_msg *m = unlink_first(q);
     m->next = q->free;
     q->free = m;
     os2_unlock(k);

@@ -62,16 +62,30 @@ static inline bool os2_refused(const char *function)
   }
   return false;
 }
+/* The same test without the hook: for a status after a service that refused (and called it). */
+static inline bool os2_above_mask(void) { return TC_PORT_IN_UNMASKED_ISR(); }
 #else
 static inline bool os2_refused(const char *function)
 {
   (void)function;
   return false;
 }
+static inline bool os2_above_mask(void) { return false; }
 #endif
 
 /* A Tacet status as the CMSIS status a function of that object returns. */
 osStatus_t os2_status(tc_status st);
+/* The same for a failed call that may wait (`timeout` not 0): a refusal of the context is
+ * osErrorParameter from a handler (CMSIS: a handler's wait has timeout 0), osErrorISR above
+ * the kernel's mask, osError elsewhere (a thread holding the lock, a timer callback). */
+osStatus_t os2_wait_status(tc_status st, uint32_t timeout) __attribute__((cold));
+
+/* The hot functions (semaphores, memory pools, yield, suspend and resume, thread flags) call
+ * their Tacet service first and look at the context and the id only when it fails: with
+ * TC_CHECKS the service checks both (the Tacet object first in each control block, a CMSIS id
+ * is the address of one), so that a call costs the service and a few instructions. Without
+ * the kernel's checks the layer makes its own before the call (OS2_OWN_CHECKS). */
+#define OS2_OWN_CHECKS (!TC_CHECKS)
 
 /* The control block of a new object: the caller's (cb_mem, at least `need` bytes and
  * aligned for pointers) or the pool's (cb_mem NULL and cb_size 0). NULL when the attributes
@@ -93,12 +107,32 @@ void os2_release(void *cb, uint8_t flags, void *mem);
  * runs (not a handler, HISR or timer callback). */
 static inline bool os2_may_create(void) { return !tc__in_handler(); }
 
-/* An attribute's name, or NULL without attributes. */
-#define OS2_ATTR_NAME(attr) ((attr) != NULL ? (attr)->name : NULL)
+/* Every CMSIS thread's entry (thread.c): what tells a thread of the layer's. */
+void os2_thread_entry(void *arg);
 
 /* The thread of an id: NULL unless it is a thread of the layer's that still exists (a
  * detached thread that ended is gone, as in the specification). */
-tc_os2_thread *os2_thread(osThreadId_t id);
+static inline tc_os2_thread *os2_thread(osThreadId_t id)
+{
+  tc_os2_thread *t = id;
+  if (t == NULL || t->thread.entry != os2_thread_entry || t->thread.arg != t || t->magic != OS2_MAGIC_THREAD)
+    return NULL;
+  if ((t->flags & (OS2_ENDED | OS2_JOINABLE)) == OS2_ENDED) return NULL; /* detached and gone */
+  return t;
+}
+
+/* The calling thread when it is a thread of the layer's and the caller is not an interrupt
+ * handler; NULL otherwise (os2_self() without tc_thread_self()'s call). */
+static inline tc_os2_thread *os2_running(void)
+{
+  tc_thread *t = tc__k.current;
+  if (os2_in_isr() || t == NULL || t->entry != os2_thread_entry) return NULL;
+  return (tc_os2_thread *)(void *)t;
+}
+
+/* An attribute's name, or NULL without attributes. */
+#define OS2_ATTR_NAME(attr) ((attr) != NULL ? (attr)->name : NULL)
+
 /* The calling thread as one of the layer's (NULL in a handler, or a Tacet-only thread). */
 tc_os2_thread *os2_self(void);
 /* Remove detached threads that have ended (their memory back to the pool). Thread context. */
@@ -108,6 +142,8 @@ void os2_reap(void);
  * masks every interrupt that may call the kernel (the sections are a few loads and stores). */
 static inline unsigned os2_lock(void) { return tc__lock(); }
 static inline void os2_unlock(unsigned k) { tc__unlock(k); }
+/* After a section that made no thread ready (tc__unlock_quiet). */
+static inline void os2_unlock_quiet(unsigned k) { tc__unlock_quiet(k); }
 
 /* The flags an event group holds now (tc_event_wait with TC_NO_WAIT would record a wait in
  * the trace; this is a read). */

@@ -31,20 +31,22 @@ const char *osSemaphoreGetName(osSemaphoreId_t semaphore_id)
   return s != NULL ? s->sem.name : NULL;
 }
 
+/* An id is the address of the control block's tc_sem (os2.h, OS2_OWN_CHECKS). */
+_Static_assert(offsetof(tc_os2_semaphore, sem) == 0, "a semaphore's id is its tc_sem");
+
 osStatus_t osSemaphoreAcquire(osSemaphoreId_t semaphore_id, uint32_t timeout)
 {
-  if (os2_refused("osSemaphoreAcquire")) return osErrorISR;
-  tc_os2_semaphore *s = semaphore(semaphore_id);
-  if (s == NULL || (timeout != 0u && os2_in_isr())) return osErrorParameter;
-  return os2_status(tc_sem_take(&s->sem, timeout));
+  if (OS2_OWN_CHECKS && (semaphore(semaphore_id) == NULL || (timeout != 0u && os2_in_isr())))
+    return osErrorParameter;
+  tc_status st = tc_sem_take(semaphore_id, timeout);
+  return __builtin_expect(st == TC_OK, 1) ? osOK : os2_wait_status(st, timeout);
 }
 
 osStatus_t osSemaphoreRelease(osSemaphoreId_t semaphore_id)
 {
-  if (os2_refused("osSemaphoreRelease")) return osErrorISR;
-  tc_os2_semaphore *s = semaphore(semaphore_id);
-  if (s == NULL) return osErrorParameter;
-  return os2_status(tc_sem_give(&s->sem));
+  if (OS2_OWN_CHECKS && semaphore(semaphore_id) == NULL) return osErrorParameter;
+  tc_status st = tc_sem_give(semaphore_id);
+  return __builtin_expect(st == TC_OK, 1) ? osOK : os2_status(st);
 }
 
 uint32_t osSemaphoreGetCount(osSemaphoreId_t semaphore_id)

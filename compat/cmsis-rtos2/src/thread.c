@@ -2,7 +2,7 @@
 /*
  * CMSIS-RTOS2 threads on Tacet threads.
  *
- * A CMSIS thread is a tc_thread whose entry is thread_entry() with the control block as its
+ * A CMSIS thread is a tc_thread whose entry is os2_thread_entry() with the control block as its
  * argument, so that an id is recognised in O(1) from the Tacet thread alone (entry, argument
  * and the layer's magic agree). Its thread flags are an event group of its own
  * (thread_flags.c), and `ended`, a semaphore given once when the thread ends, is what
@@ -18,23 +18,7 @@
  */
 #include "os2.h"
 
-static void thread_entry(void *arg);
-
-tc_os2_thread *os2_thread(osThreadId_t id)
-{
-  tc_os2_thread *t = id;
-  if (t == NULL || t->thread.entry != thread_entry || t->thread.arg != t || t->magic != OS2_MAGIC_THREAD)
-    return NULL;
-  if ((t->flags & (OS2_ENDED | OS2_JOINABLE)) == OS2_ENDED) return NULL; /* detached and gone */
-  return t;
-}
-
-tc_os2_thread *os2_self(void)
-{
-  tc_thread *t = tc_thread_self();
-  if (t == NULL || t->entry != thread_entry) return NULL;
-  return (tc_os2_thread *)t;
-}
+tc_os2_thread *os2_self(void) { return os2_running(); }
 
 static void list_remove(tc_os2_thread *t)
 {
@@ -80,7 +64,7 @@ static void thread_close(tc_os2_thread *t)
   if (first) (void)tc_sem_give(&t->ended);
 }
 
-static void thread_entry(void *arg)
+void os2_thread_entry(void *arg)
 {
   tc_os2_thread *t = arg;
   t->func(t->argument);
@@ -130,7 +114,7 @@ osThreadId_t osThreadNew(osThreadFunc_t func, void *argument, const osThreadAttr
   os2.threads = t;
   /* Created suspended and resumed, so that the thread is in the layer's list, and its id
    * valid, before it first runs (it may preempt the caller at once). */
-  if (tc_thread_create(&t->thread, attr->name, thread_entry, t, t->stack_mem, real_size, p, p,
+  if (tc_thread_create(&t->thread, attr->name, os2_thread_entry, t, t->stack_mem, real_size, p, p,
                        TC_OS2_TIME_SLICE, 0) != TC_OK) {
     t->magic = 0;
     list_remove(t);
@@ -160,7 +144,7 @@ osThreadId_t osThreadGetId(void)
   unsigned k = os2_lock();
   tc_thread *t = tc__k.current;
   os2_unlock(k);
-  return t != NULL && t->entry == thread_entry ? t : NULL;
+  return t != NULL && t->entry == os2_thread_entry ? t : NULL;
 }
 
 osThreadState_t osThreadGetState(osThreadId_t thread_id)
@@ -225,16 +209,25 @@ osPriority_t osThreadGetPriority(osThreadId_t thread_id)
   return TC_OS2_CMSIS_PRIORITY(p);
 }
 
+/* A yield from anywhere but a thread changes nothing (tc_thread_yield()): the context decides
+ * the status alone. */
 osStatus_t osThreadYield(void)
 {
-  if (os2_refused("osThreadYield") || os2_in_isr()) return osErrorISR;
-  if (os2_self() == NULL && tc_thread_self() == NULL) return osError;
+  if (__builtin_expect(tc__k.current == NULL || os2_in_isr() || (tc__k.current->flags & TC_TF_HISR), 0)) {
+    if (os2_refused("osThreadYield") || os2_in_isr()) return osErrorISR;
+    return osError;
+  }
   tc_thread_yield();
   return osOK;
 }
 
 osStatus_t osThreadSuspend(osThreadId_t thread_id)
 {
+  /* Suspending oneself, the common case: running, so neither suspended nor ended. */
+  if (!OS2_OWN_CHECKS && thread_id != NULL && thread_id == (void *)tc__k.current && !os2_in_isr()) {
+    tc_status st = tc_thread_suspend(thread_id);
+    return __builtin_expect(st == TC_OK, 1) ? osOK : os2_status(st);
+  }
   if (os2_refused("osThreadSuspend") || os2_in_isr()) return osErrorISR;
   tc_os2_thread *t = os2_thread(thread_id);
   if (t == NULL) return osErrorParameter;
@@ -249,6 +242,12 @@ osStatus_t osThreadSuspend(osThreadId_t thread_id)
 
 osStatus_t osThreadResume(osThreadId_t thread_id)
 {
+  /* A suspended thread, the common case (read without the lock: the service reads it again
+   * under its own, and answers TC_STATE_ERROR when it changed in between). */
+  tc_os2_thread *s = thread_id;
+  if (!OS2_OWN_CHECKS && s != NULL && !os2_in_isr() && s->thread.state == TC_SUSPENDED &&
+      tc_thread_resume(&s->thread) == TC_OK)
+    return osOK;
   if (os2_refused("osThreadResume") || os2_in_isr()) return osErrorISR;
   tc_os2_thread *t = os2_thread(thread_id);
   if (t == NULL) return osErrorParameter;

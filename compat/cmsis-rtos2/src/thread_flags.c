@@ -5,11 +5,13 @@
  */
 #include "os2.h"
 
+/* From a handler above the kernel's mask the set is the kernel's to refuse (os2_flags_set):
+ * what the layer does before it only reads. */
 uint32_t osThreadFlagsSet(osThreadId_t thread_id, uint32_t flags)
 {
-  if (os2_refused("osThreadFlagsSet")) return osFlagsErrorISR;
   tc_os2_thread *t = os2_thread(thread_id);
-  if (t == NULL || (t->flags & OS2_ENDED)) return osFlagsErrorParameter;
+  if (t == NULL || (t->flags & OS2_ENDED))
+    return os2_refused("osThreadFlagsSet") ? osFlagsErrorISR : osFlagsErrorParameter;
   return os2_flags_set(&t->thread_flags, flags);
 }
 
@@ -30,8 +32,10 @@ uint32_t osThreadFlagsGet(void)
 
 uint32_t osThreadFlagsWait(uint32_t flags, uint32_t options, uint32_t timeout)
 {
-  if (os2_refused("osThreadFlagsWait") || os2_in_isr()) return osFlagsErrorISR;
-  tc_os2_thread *self = os2_self();
-  if (self == NULL) return osFlagsErrorUnknown;
+  tc_os2_thread *self = os2_running();
+  if (self == NULL) {
+    if (os2_refused("osThreadFlagsWait") || os2_in_isr()) return osFlagsErrorISR;
+    return osFlagsErrorUnknown;
+  }
   return os2_flags_wait(&self->thread_flags, flags, options, timeout);
 }
