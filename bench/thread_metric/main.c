@@ -329,7 +329,7 @@ static const tm_test tests[] = {
     {"preemptive", "resume or suspend and its switch", preemptive_setup, NULL, NULL, 5, 5},
     {"interrupt", "interrupt + semaphore give/take", interrupt_setup, interrupt_check, interrupt_teardown, 1,
      1},
-    {"interrupt_preemption", "interrupt + resume/suspend + 2 switches", interrupt_preemption_setup,
+    {"interrupt_preemption", "interrupt + " TM_WAKE_WHAT " + 2 switches", interrupt_preemption_setup,
      interrupt_preemption_check, NULL, 1, 2},
     {"message", "16-byte send + receive", message_setup, NULL, message_teardown, 1, 1},
     {"synchronization", "semaphore take + give", synchronization_setup, NULL, synchronization_teardown, 1, 1},

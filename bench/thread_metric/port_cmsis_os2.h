@@ -84,6 +84,7 @@ static inline void tm_thread_resume(unsigned slot) { (void)osThreadResume(tm_thr
 static inline void tm_thread_suspend(unsigned slot) { (void)osThreadSuspend(tm_threads[slot]); }
 static inline void tm_thread_relinquish(void) { (void)osThreadYield(); }
 
+#define TM_WAKE_WHAT "thread flags set/wait"
 static inline void tm_wait_for_interrupt(unsigned slot)
 {
   (void)slot;

@@ -66,6 +66,7 @@ static inline void tm_thread_suspend(unsigned slot) { (void)tc_thread_suspend(&t
 static inline void tm_thread_relinquish(void) { tc_thread_yield(); }
 
 /* Interrupt preemption: the handler resumes the thread that suspended itself. */
+#define TM_WAKE_WHAT "resume/suspend"
 static inline void tm_wait_for_interrupt(unsigned slot) { tm_thread_suspend(slot); }
 static inline void tm_wake_from_interrupt(unsigned slot) { tm_thread_resume(slot); }
 
