@@ -242,12 +242,10 @@ osStatus_t osThreadSuspend(osThreadId_t thread_id)
 
 osStatus_t osThreadResume(osThreadId_t thread_id)
 {
-  /* A suspended thread, the common case (read without the lock: the service reads it again
-   * under its own, and answers TC_STATE_ERROR when it changed in between). */
-  tc_os2_thread *s = thread_id;
-  if (!OS2_OWN_CHECKS && s != NULL && !os2_in_isr() && s->thread.state == TC_SUSPENDED &&
-      tc_thread_resume(&s->thread) == TC_OK)
-    return osOK;
+  /* A suspended thread, or one whose suspension is delayed until its wait ends, the common
+   * cases: the service resumes it (or lifts the suspension), and refuses every other case with
+   * TC_INVALID or TC_STATE_ERROR, which the rest of the function sorts out. */
+  if (!OS2_OWN_CHECKS && !os2_in_isr() && tc_thread_resume(thread_id) == TC_OK) return osOK;
   if (os2_refused("osThreadResume") || os2_in_isr()) return osErrorISR;
   tc_os2_thread *t = os2_thread(thread_id);
   if (t == NULL) return osErrorParameter;
