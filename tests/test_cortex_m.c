@@ -715,10 +715,9 @@ static void ten_ticks_are_ten_systick_periods(void)
 static uint32_t t0, h_tick, l_tick;
 static unsigned sleep_irqs;
 
-static void tickless_sleeper(void *arg)
+/* Sleep 20 ticks from now, counting them (l_tick) and the interrupts taken (sleep_irqs). */
+static void sleep_twenty_counting(void)
 {
-  (void)arg;
-  OK(tc_thread_sleep(1)); /* start on a tick */
   t0 = tc_tick_get();
   tc_kernel_stats_t k0, k1;
   tc_kernel_stats(&k0);
@@ -726,6 +725,13 @@ static void tickless_sleeper(void *arg)
   tc_kernel_stats(&k1);
   l_tick = tc_tick_get() - t0;
   sleep_irqs = (unsigned)(k1.interrupts - k0.interrupts);
+}
+
+static void tickless_sleeper(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_sleep(1)); /* start on a tick */
+  sleep_twenty_counting();
 }
 
 static void idle_sleeps_through_ticks(void)
@@ -808,13 +814,7 @@ static void clock_measurer(void *arg)
   while (tc_tick_get() - t < 4u) {
   }
   busy_cycles = tc_cycles() - c0;
-  t0 = tc_tick_get();
-  tc_kernel_stats_t k0, k1;
-  tc_kernel_stats(&k0);
-  OK(tc_thread_sleep(20));
-  tc_kernel_stats(&k1);
-  l_tick = tc_tick_get() - t0;
-  sleep_irqs = (unsigned)(k1.interrupts - k0.interrupts);
+  sleep_twenty_counting();
 }
 
 static void system_core_clock_sets_the_tick(void)
