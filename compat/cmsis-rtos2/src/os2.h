@@ -80,11 +80,12 @@ osStatus_t os2_status(tc_status st);
  * the kernel's mask, osError elsewhere (a thread holding the lock, a timer callback). */
 osStatus_t os2_wait_status(tc_status st, uint32_t timeout) __attribute__((cold));
 
-/* The hot functions (semaphores, memory pools, yield, suspend and resume, thread flags) call
- * their Tacet service first and look at the context and the id only when it fails: with
- * TC_CHECKS the service checks both (the Tacet object first in each control block, a CMSIS id
- * is the address of one), so that a call costs the service and a few instructions. Without
- * the kernel's checks the layer makes its own before the call (OS2_OWN_CHECKS). */
+/* The hot functions (semaphores, memory pools, message queues, yield, suspend and resume,
+ * thread flags) call their Tacet service first and look at the context and the id only when
+ * it fails: with TC_CHECKS the service checks both (the Tacet object first in each control
+ * block, a CMSIS id is the address of one), so that a call costs the service and a few
+ * instructions. Without the kernel's checks the layer makes its own before the call
+ * (OS2_OWN_CHECKS). */
 #define OS2_OWN_CHECKS (!TC_CHECKS)
 
 /* The control block of a new object: the caller's (cb_mem, at least `need` bytes and
@@ -126,7 +127,7 @@ static inline tc_os2_thread *os2_thread(osThreadId_t id)
 static inline tc_os2_thread *os2_running(void)
 {
   tc_thread *t = tc__k.current;
-  if (os2_in_isr() || t == NULL || t->entry != os2_thread_entry) return NULL;
+  if (!tc__k.started || os2_in_isr() || t == NULL || t->entry != os2_thread_entry) return NULL;
   return (tc_os2_thread *)(void *)t;
 }
 
