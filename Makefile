@@ -66,8 +66,9 @@ DEMO_MORE_APPS ?= examples/priority_inversion examples/periodic_control
 # context switch under qemu-user; sim-clang: the kernel and the port build without warnings on
 # both compilers (make lint builds the Cortex-M port with clang); fuzz: the libFuzzer harnesses
 # under ASan + UBSan, ctest runs each for a short seeded budget (TACET_FUZZ_RUNS inputs after
-# its corpus), `make fuzz` runs them long.
-TEST_BUILDS := sim coverage sim-asan sim-aarch64 qemu-m3 qemu-m4 sim-clang fuzz
+# its corpus), `make fuzz` runs them long. qemu-rv32, qemu-rv32f: the RISC-V port (ports/riscv)
+# under QEMU virt, without and with the FPU.
+TEST_BUILDS := sim coverage sim-asan sim-aarch64 qemu-m3 qemu-m4 qemu-rv32 qemu-rv32f sim-clang fuzz
 $(foreach build,$(TEST_BUILDS),$(eval TEST_FLAGS_$(build) := --preset $(build)))
 # Builds (of TEST_BUILDS) whose kernel/ line and branch coverage is printed after their tests.
 # The coverage counts the model-based test too: random scenarios through the interpreter.
@@ -202,6 +203,7 @@ misra: deps
 
 test-python: deps
 	$(VENV)/bin/ruff check tools
+	$(VENV)/bin/ruff format --check tools
 	cd tools && $(abspath $(VENV))/bin/lint-imports --no-cache
 	$(VENV)/bin/pytest tools/tests
 

@@ -14,7 +14,7 @@
 #                               power tables and port headers it reads, laid out as in the tree)
 #   share/doc/tacet/LICENSE     the licence (MIT), which a copy of the kernel must carry
 #
-# <config> is TACET_INSTALL_CONFIG (sim, cortex-m3, cortex-m4f by default), so every
+# <config> is TACET_INSTALL_CONFIG (sim, cortex-m3, cortex-m4f, rv32imac, rv32imafc by default), so every
 # configuration installs into the same prefix beside the others and find_package(Tacet
 # COMPONENTS <config>) picks one. Every path in the installed files is relative to the prefix:
 # the prefix can be moved.
@@ -35,10 +35,12 @@ set_target_properties(tacet_kernel PROPERTIES EXPORT_NAME kernel)
 target_include_directories(tacet_kernel INTERFACE
   $<INSTALL_INTERFACE:include> $<INSTALL_INTERFACE:${TACET_INSTALL_LIBDIR}/include>)
 set(_tacet_exported tacet_kernel)
-if(TARGET tacet_cm_link)
-  set_target_properties(tacet_cm_link PROPERTIES EXPORT_NAME cm_link)
-  list(APPEND _tacet_exported tacet_cm_link)
-endif()
+foreach(_tacet_link cm_link rv_link)
+  if(TARGET tacet_${_tacet_link})
+    set_target_properties(tacet_${_tacet_link} PROPERTIES EXPORT_NAME ${_tacet_link})
+    list(APPEND _tacet_exported tacet_${_tacet_link})
+  endif()
+endforeach()
 # CMSIS-RTOS2 on this kernel, where the configuration builds it: the library beside the
 # kernel's, compiled with the layer's defaults (TC_OS2_HEAP_SIZE ...: docs/cmsis-rtos2.md).
 if(TARGET tacet_cmsis_os2)
@@ -62,6 +64,7 @@ endif()
 install(FILES ${PROJECT_SOURCE_DIR}/cmake/arm-none-eabi.cmake
               ${PROJECT_SOURCE_DIR}/cmake/arm-none-eabi-clang.cmake
               ${PROJECT_SOURCE_DIR}/cmake/aarch64-linux-gnu.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/riscv32-unknown-elf.cmake
         DESTINATION share/tacet/cmake)
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION share/doc/tacet)
 
@@ -77,7 +80,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/schema/tacet-app.schema.json
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/power/ DESTINATION share/tacet/power
         FILES_MATCHING PATTERN "*.yaml")
 install(FILES ${PROJECT_SOURCE_DIR}/include/tacet/config.h DESTINATION share/tacet/include/tacet)
-foreach(port sim cortex-m)
+foreach(port sim cortex-m riscv)
   install(FILES ${PROJECT_SOURCE_DIR}/ports/${port}/include/tacet_port.h
           DESTINATION share/tacet/ports/${port}/include)
 endforeach()

@@ -18,8 +18,18 @@ void tc__isr_enter(void)
 #if TC_STATS
   tc__k.stats.interrupts++;
 #endif
+  tc__unlock_quiet(s); /* nothing was made ready */
+}
+
+#ifndef __OPTIMIZE_SIZE__
+/* The outermost exit's switch, out of line: an exit that switches nothing needs no stack
+ * frame. */
+static void __attribute__((noinline)) isr_exit_dispatch(unsigned s)
+{
+  tc__sched_dispatch();
   tc__unlock(s);
 }
+#endif
 
 void tc__isr_exit(void)
 {
@@ -27,8 +37,21 @@ void tc__isr_exit(void)
 #if TC_TRACE
   if (tc__k.isr_nesting != 0) TC_TRACE_EVENT(TC_TRACE_EV_ISR_EXIT, tc__k.isr_nesting - 1u, 0, 0);
 #endif
+#ifdef __OPTIMIZE_SIZE__
+  /* A build for size: one path, the shortest code (tacet size). */
   if (tc__k.isr_nesting != 0 && --tc__k.isr_nesting == 0) tc__sched_dispatch();
   tc__unlock(s);
+#else
+  unsigned nesting = tc__k.isr_nesting;
+  if (nesting != 0) {
+    tc__k.isr_nesting = (uint16_t)(nesting - 1u);
+    if (nesting == 1u && tc__k.next != tc__k.current) {
+      isr_exit_dispatch(s);
+      return;
+    }
+  }
+  tc__unlock_quiet(s); /* no switch asked for */
+#endif
 }
 
 void tc_isr_enter(void)

@@ -57,9 +57,9 @@ void tc__time_skip(uint32_t n)
   if (h != NULL) TIMEOUT_OF(h)->delta -= n;
 }
 
-void tc__tick_announce(void)
+/* One tick, with the kernel locked. In the body of each caller: a port calls one of them. */
+static inline __attribute__((always_inline)) void tick(void)
 {
-  unsigned s = tc__lock();
   tc__k.tick++;
 #if TC_STATS
   tc__account_run_time(); /* at least once a tick: the 32-bit run-time delta never wraps */
@@ -68,8 +68,14 @@ void tc__tick_announce(void)
   if (tc__k.trace != NULL) tc__trace_tick();
 #endif
   /* The slice belongs to the tick that just ended, so it is charged before expiries make
-   * other threads ready. */
+   * other threads ready. Only a time-sliced thread that is running has one to charge (a build
+   * for size lets tc__sched_tick() find that out). */
+#ifdef __OPTIMIZE_SIZE__
   tc__sched_tick();
+#else
+  tc_thread *r = tc__k.current;
+  if (r != NULL && r->time_slice != 0) tc__sched_tick();
+#endif
   tc_node *h = tc__k.timeouts.head;
   if (h != NULL && --TIMEOUT_OF(h)->delta == 0) {
     do {
@@ -80,5 +86,35 @@ void tc__tick_announce(void)
       h = tc__k.timeouts.head;
     } while (h != NULL && TIMEOUT_OF(h)->delta == 0);
   }
+}
+
+void tc__tick_announce(void)
+{
+  unsigned s = tc__lock();
+  tick();
   tc__unlock(s);
 }
+
+#ifdef TC_PORT_IN_ISR
+/* The bracket would add a critical section on each side and a dispatch that the port makes
+ * anyway in a handler (tc__sched_dispatch: TC_PORT_SWITCH_LATER); a handler needs none of it
+ * where the hardware tells handler mode. The interrupt is counted as the bracket counts it. */
+void tc__tick_interrupt(void)
+{
+#if TC_TRACE
+  if (tc__k.trace != NULL) { /* a trace records the interrupt and its nesting: the bracket */
+    tc__isr_enter();
+    tc__tick_announce();
+    tc__isr_exit();
+    return;
+  }
+#endif
+  unsigned s = tc__lock();
+#if TC_STATS
+  tc__k.stats.interrupts++;
+#endif
+  tick();
+  tc__sched_dispatch(); /* what the bracket's exit does: in a handler, TC_PORT_SWITCH_LATER */
+  tc__unlock_quiet(s);  /* in a handler: a switch waits for its end whatever the ISB does */
+}
+#endif

@@ -7,8 +7,10 @@
  * interrupt is one simulated interrupt (tc_sim_irq_at), always armed for the next release of
  * any thread -- a hardware timer's compare register reprogrammed by its handler, as a
  * tickless kernel does -- so that releases fall on their exact cycle whatever the tick, and
- * the set may have any periods. Its handler gives the semaphore of every thread due, and the
- * kernel decides, at the handler's exit, who runs: the scheduling is the kernel's own.
+ * the set may have any periods. Its handler gives the semaphore of every thread due, in the
+ * task set's order (the description's), and each give is one of the kernel's decisions: the
+ * thread chosen by an earlier give holds its threshold against those given after it, and the
+ * switch to the chosen thread comes at the handler's exit. The scheduling is the kernel's own.
  *
  * Time 0 is the start-up: every thread runs once to wait on its semaphore, at no cost. The
  * first release interrupt comes at EPOCH, where the books open: the kernel's counters are
@@ -229,8 +231,9 @@ static void open_books(void)
 
 static void blocking_books(int32_t runner, uint64_t now);
 
-/* The release timer's handler: give the semaphore of every thread due, re-arm the timer for
- * the next release (or the end of the run), and end the run at the horizon. */
+/* The release timer's handler: give the semaphore of every thread due -- those due at one
+ * cycle in index order (heap_before) -- re-arm the timer for the next release (or the end of
+ * the run), and end the run at the horizon. */
 static void release_irq(void)
 {
   if (!state.started) open_books();

@@ -14,7 +14,8 @@
  * invariant it reports is printed as a `check` line, which the model never produces.
  *
  * Interrupts are real ones for the port: a simulated interrupt raised at the current cycle
- * on the sim port, an NVIC interrupt triggered from software on Cortex-M. Exit status: 0, or
+ * on the sim port, an NVIC interrupt triggered from software on Cortex-M, the machine software
+ * interrupt on RISC-V. Exit status: 0, or
  * 2 for input that does not follow the format (named by line).
  */
 #include <stdio.h>
@@ -27,6 +28,9 @@
 #if __has_include("tacet/sim.h")
 #include "tacet/sim.h"
 #define STACK_SIZE 16384u
+#elif __has_include("tacet/riscv.h")
+#include "tacet/riscv.h"
+#define STACK_SIZE 4096u
 #else
 #include "tacet/cortex_m.h"
 #define STACK_SIZE 4096u
@@ -195,6 +199,17 @@ static void raise_isr(const call *c, const char *tag)
     fprintf(stderr, "conformance: tc_sim_irq_at failed\n");
     exit(3);
   }
+}
+#elif __has_include("tacet/riscv.h")
+/* Without the bracket: on RISC-V the port tells a trap from mscratch, and the trap's end commits
+ * the handler's last decision. Taken before the instruction after the raise. */
+void tc_rv_software_handler(void) { isr_body(); }
+
+static void raise_isr(const call *c, const char *tag)
+{
+  isr_call = c;
+  isr_tag = tag;
+  tc_rv_software_interrupt();
 }
 #else
 /* Without the bracket: on Cortex-M the hardware tells handler mode, and PendSV commits the
@@ -470,7 +485,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "conformance: cannot open %s\n", argv[1]);
     return 2;
   }
-#if !__has_include("tacet/sim.h")
+#if !__has_include("tacet/sim.h") && !__has_include("tacet/riscv.h")
   tc_cm_irq_priority(ISR_IRQ, 0xC0);
   tc_cm_irq_enable(ISR_IRQ);
 #endif

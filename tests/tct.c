@@ -69,9 +69,27 @@ extern const bool tct_no_trace __attribute__((weak));
 static uint64_t trace_ring[8192]; /* 64 KB */
 #endif
 
+static char marks[32];
+static volatile unsigned n_marks;
+
+void tct_mark(char c)
+{
+  if (n_marks < sizeof marks - 1) marks[n_marks++] = c;
+}
+
+void tct_log_marks(void)
+{
+  marks[n_marks] = '\0';
+  tct_log("%s", marks);
+  n_marks = 0;
+}
+
+unsigned tct_marks(void) { return n_marks; }
+
 void tct_begin(void)
 {
   tct_log_reset();
+  n_marks = 0;
   tc_kernel_init();
 #if TC_TRACE
   if (&tct_no_trace == NULL || !tct_no_trace) CHECK_EQ(tc_trace_enable(trace_ring, sizeof trace_ring, TC_TRACE_WRAP), TC_OK);

@@ -89,6 +89,12 @@ const char *tct_log_text(void);
 void tct_check_log(const char *file, int line, const char *want);
 #define CHECK_LOG(want) tct_check_log(__FILE__, __LINE__, (want))
 
+/* Marks: a cheap event record for masked sections and handlers, one letter per event, logged
+ * afterwards (tct_log_marks logs them as one token and starts again; tct_begin clears them). */
+void tct_mark(char c);
+void tct_log_marks(void);
+unsigned tct_marks(void); /* how many since the last start */
+
 /* Run the kernel (tc_kernel_start) and return its exit code; end the run from a thread. */
 int tct_run_kernel(void);
 void tct_end(int code);
@@ -108,6 +114,10 @@ void tct_interrupt(void (*fn)(void *), void *arg);
 #define TCT_IRQ_PRIORITY 0xC0u
 void tct_interrupt_at(unsigned priority, void (*fn)(void *), void *arg);
 #endif
+
+/* Ports under QEMU (tct_qemu.c prints the longest interrupt-masked stretch with it): the
+ * port's conversion of tc_cycles() units into the instructions QEMU counts (-icount). */
+uint64_t tct_cycles_to_instructions(uint64_t cycles);
 
 /* Fresh kernel and log for a case. */
 void tct_begin(void);

@@ -13,7 +13,7 @@
  * 0, under priority grouping -- is refused every service; main() receives the host's command
  * line, and stdio reads host files through semihosting.
  *
- * Inside the sections these tests mask themselves, events are recorded with mark() (a store)
+ * Inside the sections these tests mask themselves, events are recorded with tct_mark() (a store)
  * rather than tct_log() (a vsnprintf): the interrupt-latency build measures those sections.
  */
 #include <errno.h>
@@ -59,22 +59,6 @@ static void irqs_off(void)
   tc_cm_irq_disable(IRQ_ZERO_LATENCY);
   tc_cm_irq_disable(IRQ_LOW);
   tc_cm_irq_disable(IRQ_HIGH);
-}
-
-/* A cheap event record for masked sections: one letter per event, logged afterwards. */
-static char marks[16];
-static volatile unsigned n_marks;
-
-static void mark(char c)
-{
-  if (n_marks < sizeof marks - 1) marks[n_marks++] = c;
-}
-
-static void log_marks(void)
-{
-  marks[n_marks] = '\0';
-  tct_log("%s", marks);
-  n_marks = 0;
 }
 
 static void make(tc_thread *t, const char *name, void (*fn)(void *), unsigned prio, unsigned options)
@@ -141,12 +125,12 @@ static void nested_interrupts_switch_once_at_outermost_exit(void)
 
 /* ---- BASEPRI: zero-latency interrupts run inside the kernel's critical sections --------- */
 
-static void zero_latency(void) { mark('z'); }
+static void zero_latency(void) { tct_mark('z'); }
 
 static void kernel_irq(void)
 {
   tc_isr_enter();
-  mark('k');
+  tct_mark('k');
   tc_isr_exit();
 }
 
@@ -159,18 +143,17 @@ static void masking_thread(void *arg)
   CHECK_EQ(nested, TC_CM_BASEPRI);
   tc_cm_irq_trigger(IRQ_LOW);          /* a kernel interrupt: held */
   tc_cm_irq_trigger(IRQ_ZERO_LATENCY); /* above the kernel's level: runs now */
-  mark('m');
+  tct_mark('m');
   tc_interrupt_restore(nested);
-  mark('m');
+  tct_mark('m');
   tc_interrupt_restore(s); /* the held interrupt runs here */
-  mark('u');
-  log_marks();
+  tct_mark('u');
+  tct_log_marks();
 }
 
 static void basepri_leaves_zero_latency_interrupts_unmasked(void)
 {
   tct_begin();
-  n_marks = 0;
   on_low = kernel_irq;
   on_zero_latency = zero_latency;
   irqs_setup();
@@ -190,17 +173,16 @@ static void collapse_thread(void *arg)
   unsigned s = tc_interrupt_disable();
   CHECK_EQ(tc_thread_resume(H), TC_OK);  /* the kernel switches to H: PendSV pended, masked */
   CHECK_EQ(tc_thread_suspend(H), TC_OK); /* ... and back to L before PendSV ran */
-  mark('m');
+  tct_mark('m');
   tc_interrupt_restore(s); /* PendSV switches L to L */
-  mark('c');
-  log_marks();
+  tct_mark('c');
+  tct_log_marks();
   STEP();
 }
 
 static void last_switch_request_wins(void)
 {
   tct_begin();
-  n_marks = 0;
   make(L, "L", collapse_thread, 10, TC_AUTO_START);
   make(H, "H", log_self, 5, 0);
   CHECK_EQ(tct_run_kernel(), 0);
@@ -448,7 +430,7 @@ static volatile bool handler_sleeps, handler_retriggers, isr_resumes_h;
 static void signal_l_from_isr(void)
 {
   tc_isr_enter();
-  mark('i');
+  tct_mark('i');
   sig_irqs++;
   OK(tc_signal_send(L, 1u << sig_irqs));
   /* Also a switch away from L: PendSV saves L, runs H, and L's handler runs when L is next
@@ -460,7 +442,7 @@ static void signal_l_from_isr(void)
 static void mark_h(void *arg)
 {
   (void)arg;
-  mark('H');
+  tct_mark('H');
 }
 
 #if defined(__ARM_FP)
@@ -473,13 +455,13 @@ static void mark_h(void *arg)
 static void interrupted_handler(uint32_t signals)
 {
   uint32_t junk = 0x7F800001u; /* FPU (M4F): a signalling NaN in every register */
-  mark('h');
+  tct_mark('h');
   sig_handled |= signals;
   CHECK(tc_thread_self() == L);
   SIG_FP_CLOBBER();
   if (handler_retriggers && sig_irqs == 1) {
     tc_cm_irq_trigger(IRQ_LOW); /* a second signal while this one runs: after it, not nested */
-    mark('r');
+    tct_mark('r');
   }
   if (handler_sleeps) OK(tc_thread_sleep(1)); /* the thread blocks inside its handler */
 }
@@ -530,14 +512,13 @@ static void interrupted_thread(void *arg)
   (void)arg;
   OK(tc_signal_handler_set(L, interrupted_handler));
   interrupted_with_known_registers();
-  mark('l');
-  log_marks();
+  tct_mark('l');
+  tct_log_marks();
 }
 
 static void run_interrupted(bool sleeps, bool retriggers, bool preempts, const char *want_marks)
 {
   tct_begin();
-  n_marks = 0;
   reg_bad = 99;
   reg_apsr = 0;
   sig_irqs = sig_handled = 0;
@@ -618,7 +599,6 @@ static void no_fp_interrupted(void *arg)
 static void fpu_registers_survive_a_signal_handler(void)
 {
   tct_begin();
-  n_marks = 0;
   sig_irqs = sig_handled = 0;
   handler_sleeps = handler_retriggers = false;
   fp_bad[0] = 99;
@@ -915,7 +895,6 @@ static void expect_refused(unsigned calls, const char *last)
 static void start_refusal_case(void)
 {
   tct_begin();
-  n_marks = 0;
   hook_calls = 0;
   hook_service = NULL;
   give_status[0] = give_status[1] = resume_status = TC_OK;
@@ -935,7 +914,7 @@ static void sem_and_h_unchanged(void)
  * here a thread's own, where the kernel's lists may be half changed. */
 static void zero_latency_give_and_resume(void)
 {
-  mark('z');
+  tct_mark('z');
   give_and_resume();
 }
 
@@ -944,9 +923,9 @@ static void critical_section_thread(void *arg)
   (void)arg;
   unsigned s = tc_interrupt_disable();
   tc_cm_irq_trigger(IRQ_ZERO_LATENCY); /* not held back: runs now, inside the section */
-  mark('m');
+  tct_mark('m');
   tc_interrupt_restore(s);
-  log_marks();
+  tct_log_marks();
 }
 
 static void unmasked_handler_inside_a_critical_section_changes_nothing(void)
@@ -970,15 +949,15 @@ static void unmasked_handler_inside_a_critical_section_changes_nothing(void)
  * refused; the outer one, once it runs again, is served, and H runs after both. */
 static void inner_zero_latency(void)
 {
-  mark('i');
+  tct_mark('i');
   give_status[1] = tc_sem_give(&sem);
 }
 
 static void outer_kernel_handler(void)
 {
-  mark('o');
+  tct_mark('o');
   tc_cm_irq_trigger(IRQ_ZERO_LATENCY); /* more urgent: nested at once */
-  mark('b');
+  tct_mark('b');
   give_and_resume();
 }
 
@@ -986,7 +965,7 @@ static void nesting_refusal_thread(void *arg)
 {
   (void)arg;
   tc_cm_irq_trigger(IRQ_LOW);
-  log_marks();
+  tct_log_marks();
   tct_log("L");
 }
 
@@ -1131,7 +1110,7 @@ static void set_prigroup(unsigned g) { SCB_AIRCR = AIRCR_VECTKEY | (g << 8); }
 
 static void grouped_handler(void)
 {
-  mark('g');
+  tct_mark('g');
   give_and_resume();
 }
 

@@ -589,6 +589,65 @@ static void priority_changes_of_owner_and_waiter(void)
   CHECK_LOG("ctl L H:0 L-end ctl-end");
 }
 
+/* An owner's own priority changed while an inherited one overrides it: its effective priority
+ * does not move, and neither does it -- a ready owner keeps its place in its ready list. */
+static volatile bool ov_back; /* the controller is back from its sleep */
+
+static void ov_owner(void *arg)
+{
+  (void)arg;
+  OK(tc_mutex_lock(&m1, TC_NO_WAIT));
+  STEP();
+  while (!ov_back) tct_work(1000); /* until the controller's tick comes in the middle */
+  tct_log("L");
+  OK(tc_mutex_unlock(&m1)); /* back to 12; H, which gets m1, is ready behind Y and ctl */
+  STEP();
+  tct_log("L-end");
+}
+
+static void ov_ctl(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_resume(L)); /* below the controller: no switch */
+  OK(tc_thread_sleep(1));  /* L locks m1; the tick brings the controller back */
+  ov_back = true;
+  OK(tc_thread_resume(H)); /* priority 3, behind the controller */
+  tc_thread_yield();       /* H waits for m1: L inherits 3, at the back of list 3 */
+  STEP();
+  PRIO(L, 3, 3);
+  OK(tc_thread_resume(Y)); /* list 3: ctl, L, Y */
+  STEP();
+  unsigned old = 0;
+  OK(tc_thread_priority_change(L, 12, &old));
+  STEP();
+  CHECK_EQ(old, 10);
+  PRIO(L, 3, 3); /* m1's waiter still overrides the new 12 */
+  tct_log("ctl");
+  tc_thread_yield(); /* L, still ahead of Y, runs next */
+  tct_log("ctl-end");
+}
+
+static void y_logs(void *arg)
+{
+  (void)arg;
+  tct_log("Y");
+}
+
+static void overridden_priority_change_keeps_ready_place(void)
+{
+  tct_begin();
+  ov_back = false;
+  OK(tc_mutex_create(&m1, "m1", TC_INHERIT));
+  make(CTL, "ctl", ov_ctl, NULL, 3, 3, TC_AUTO_START);
+  make(L, "L", ov_owner, NULL, 10, 10, 0);
+  make(H, "H", locker, &m1, 3, 3, 0);
+  make(Y, "Y", y_logs, NULL, 3, 3, 0);
+  CHECK_EQ(tct_run_kernel(), 0);
+  /* Moved to the back of list 3 by the change, L would have come after Y: "ctl Y L ...". */
+  CHECK_LOG("ctl L Y ctl-end H:0 L-end");
+  PRIO(L, 12, 12);
+}
+
 /* ---- threads that end, waiters that go away ------------------------------------------------ */
 
 static void exit_owner(void *arg)
@@ -852,6 +911,7 @@ TCT_MAIN("test_mutex",
          TCT_CASE(plain_mutex_does_not_inherit),
          TCT_CASE(inheritance_and_preemption_threshold),
          TCT_CASE(priority_changes_of_owner_and_waiter),
+         TCT_CASE(overridden_priority_change_keeps_ready_place),
          TCT_CASE(terminated_owner_hands_mutexes_over),
          TCT_CASE(completed_owner_hands_mutex_over),
          TCT_CASE(terminated_or_aborted_waiter_undoes_inheritance),

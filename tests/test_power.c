@@ -261,10 +261,11 @@ static void parts_add_up_to_the_whole(void)
   CHECK(near(r.joules_per_switch, r.switching.joules / (double)r.context_switches));
 #else
   CHECK(r.modelled); /* QEMU's board cannot change its clock */
-  CHECK(r.switching.total_cycles > 0); /* PendSV's share (TC_PORT_STAMP) */
-  /* About 100 cycles a switch (1.25 instructions each): from the commit to PendSV's stamp,
-   * and at idle's edges the change of point the commit makes (books closed, point traced). */
-  CHECK(r.switching.total_cycles < 200u * r.context_switches);
+  CHECK(r.switching.total_cycles > 0); /* the switch code's share (TC_PORT_STAMP) */
+  /* From the commit to the switch code's stamp, and at idle's edges the change of point the
+   * commit makes (books closed, point traced): about 125 instructions a switch on Cortex-M
+   * (PendSV), 310 on RISC-V (whose 64-bit sums take a carry test each). */
+  CHECK(tct_cycles_to_instructions(r.switching.total_cycles) < 400u * r.context_switches);
 #endif
 }
 

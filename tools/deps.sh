@@ -29,6 +29,8 @@ declare -A PACKAGES=(
   [ninja]="ninja-build"
   [arm-none-eabi-gcc]="gcc-arm-none-eabi libnewlib-arm-none-eabi"
   [qemu-system-arm]="qemu-system-arm"
+  [riscv64-unknown-elf-gcc]="gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf"
+  [qemu-system-riscv32]="qemu-system-misc"
   [aarch64-linux-gnu-gcc]="gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
   [qemu-aarch64]="qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
   [clang]="clang libc6-dev"
@@ -42,9 +44,9 @@ declare -A PACKAGES=(
   [python3-venv]="python3-venv"
 )
 # In the order doctor prints them.
-CHECKS=(gcc gcc-sanitizers cmake ninja arm-none-eabi-gcc qemu-system-arm aarch64-linux-gnu-gcc
-        qemu-aarch64 clang clang-libfuzzer cppcheck chromium chromedriver git python3
-        ca-certificates python3-venv)
+CHECKS=(gcc gcc-sanitizers cmake ninja arm-none-eabi-gcc qemu-system-arm riscv64-unknown-elf-gcc
+        qemu-system-riscv32 aarch64-linux-gnu-gcc qemu-aarch64 clang clang-libfuzzer cppcheck
+        chromium chromedriver git python3 ca-certificates python3-venv)
 
 # --- helpers for the checks ---------------------------------------------------------------------
 # Each check runs in a scratch directory of its own, in the background beside the others. It
@@ -149,6 +151,35 @@ check_qemu_system_arm() {
   for board in mps2-an385:cortex-m3 mps2-an386:cortex-m4; do
     echo quit >quit
     try qemu-system-arm -M "${board%:*}" -cpu "${board#*:}" -nodefaults -display none -S \
+        -monitor stdio -serial null -nic none <quit || return 1
+  done
+}
+
+# The RISC-V builds: rv32 programs of both presets (rv32imac, rv32imafc) linked against
+# picolibc, whose specs file the toolchain file uses; with its semihosting system calls
+# (--oslib=semihost), as the port links them. -misa-spec=2.2 as cmake/riscv32-unknown-elf.cmake.
+check_riscv64_unknown_elf_gcc() {
+  have riscv64-unknown-elf-gcc || return 1
+  local picolibc
+  picolibc=$(echo '#include <picolibc.h>' |
+             riscv64-unknown-elf-gcc --specs=picolibc.specs -E -dM - 2>/dev/null |
+             sed -n 's/^#define __PICOLIBC_VERSION__ "\(.*\)"/\1/p' || true)
+  version "$(riscv64-unknown-elf-gcc -dumpversion), picolibc ${picolibc:-none}"
+  write_hello
+  try riscv64-unknown-elf-gcc -march=rv32imac -mabi=ilp32 -misa-spec=2.2 --specs=picolibc.specs \
+      --oslib=semihost -o hello-rv32imac.elf hello.c &&
+    try riscv64-unknown-elf-gcc -march=rv32imafc -mabi=ilp32f -misa-spec=2.2 \
+      --specs=picolibc.specs --oslib=semihost -o hello-rv32imafc.elf hello.c
+}
+
+# The board of qemu-rv32 and qemu-rv32f: the machine is made and left paused, then quit.
+check_qemu_system_riscv32() {
+  have qemu-system-riscv32 || return 1
+  version "$(qemu-system-riscv32 --version | sed -n '1s/^QEMU emulator version \([^ ]*\).*/\1/p')"
+  local cpu
+  for cpu in rv32,f=off,d=off rv32,f=on,d=off; do
+    echo quit >quit
+    try qemu-system-riscv32 -M virt -cpu "$cpu" -bios none -nodefaults -display none -S \
         -monitor stdio -serial null -nic none <quit || return 1
   done
 }

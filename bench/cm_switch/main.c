@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cm_switch: instructions per thread-to-thread context switch on the Cortex-M port, counted
- * by QEMU (-icount shift=5: tc_cycles() ticks at 25 MHz, 1.25 instructions per tick).
+ * by QEMU (-icount shift=5: tc_cycles() ticks at 25 MHz, 1.25 instructions per tick); built
+ * for the RISC-V port as rv_switch (-icount shift=0: tc_cycles() counts instructions).
  *
  *   PendSV   the switch handler alone: a thread pends PendSV with nothing to change (the
  *            handler saves and restores the same context) in a loop, minus the same loop
- *            without the pend.
+ *            without the pend. On RISC-V, its equivalent: a thread calls the port's switch
+ *            routine, tc__rv_switch, to itself (it saves and restores the same context),
+ *            masked as the kernel calls it, minus the same loop without the call.
  *   (a)      yield ping-pong: two threads of equal priority call tc_thread_yield() in turn;
  *            one switch = from the call in one thread to the return in the other: the
  *            service, the scheduler's choice, the switch accounting and PendSV.
@@ -29,7 +32,6 @@
 #include <stdio.h>
 
 #include "../cm_figures.h"
-#include "tacet/cortex_m.h"
 #include "tacet/tacet.h"
 
 #define ROUNDS 30u /* 60 switches: well under one tick even in the measurement build */
@@ -54,6 +56,27 @@ static uint64_t empty_loop(uint32_t n)
 
 /* ---- PendSV alone ----------------------------------------------------------------------- */
 
+#if defined(__riscv)
+#include "tacet/port.h" /* the switch routine, the kernel's mask */
+#define PROGRAM "rv_switch"
+#define SWITCH_ALONE "  switch routine tc__rv_switch (call, save ra+s0-s11, swap, restore, return):"
+
+__attribute__((noinline)) static void pend_self(void)
+{
+  unsigned s = TC_PORT_IRQ_DISABLE();
+  tc__rv_switch(tc_thread_self()); /* cur == to: saves this thread and loads it again */
+  TC_PORT_IRQ_RESTORE(s);
+}
+
+__attribute__((noinline)) static void store_only(void)
+{
+  unsigned s = TC_PORT_IRQ_DISABLE();
+  sink = (uint32_t)(uintptr_t)tc_thread_self();
+  TC_PORT_IRQ_RESTORE(s);
+}
+#else
+#define PROGRAM "cm_switch"
+#define SWITCH_ALONE "  PendSV handler (save r4-r11+EXC_RETURN, swap, restore):"
 #define ICSR (*(volatile uint32_t *)0xE000ED04u)
 
 __attribute__((noinline)) static void pend_self(void)
@@ -67,6 +90,7 @@ __attribute__((noinline)) static void store_only(void)
   sink = 1u << 28;
   __asm volatile("isb" ::: "memory");
 }
+#endif
 
 static uint64_t pendsv_cycles, pendsv_base, loop_cycles;
 
@@ -188,7 +212,7 @@ int main(void)
 {
   int code = run();
   const char *cpu = CM_FIGURES_CPU;
-  printf("cm_switch on %s, QEMU -icount shift=5; kernel TC_PRIORITIES=%u TC_CHECKS=%u TC_STATS=%u "
+  printf(PROGRAM " on %s, QEMU -icount " FIGURES_ICOUNT "; kernel TC_PRIORITIES=%u TC_CHECKS=%u TC_STATS=%u "
          "TC_STACK_CHECK=%u TC_IRQ_OFF_MEASURE=%u TC_MPU_STACK_GUARD=%u\n",
          cpu, (unsigned)TC_PRIORITIES, (unsigned)TC_CHECKS, (unsigned)TC_STATS, (unsigned)TC_STACK_CHECK,
          (unsigned)TC_IRQ_OFF_MEASURE, (unsigned)TC_MPU_STACK_GUARD);
@@ -197,7 +221,7 @@ int main(void)
   uint32_t yield = per_event_x100(yield_cycles, 2 * ROUNDS);
   uint32_t give = per_event_x100(give_cycles, 2 * ROUNDS);
   uint32_t resume = per_event_x100(resume_cycles, 2 * ROUNDS);
-  print_x100("  PendSV handler (save r4-r11+EXC_RETURN, swap, restore):", pendsv);
+  print_x100(SWITCH_ALONE, pendsv);
   print_x100("  loop overhead per switch (subtracted below):", loop);
   print_x100("  (a) yield ping-pong, equal priority, per switch:", yield - loop);
   print_x100("  (b) preemption by a semaphore give to a higher-priority thread / its take, per switch:", give - loop);
@@ -214,7 +238,7 @@ int main(void)
   tc_kernel_stats(&k);
   extern uintptr_t tc__irq_off_from, tc__irq_off_to;
   printf("  longest interrupt-masked stretch in (c): %lu instructions (lock at 0x%lx, unlock at 0x%lx)\n",
-         (unsigned long)tc_cm_cycles_to_instructions(k.max_irq_off), (unsigned long)tc__irq_off_from,
+         (unsigned long)FIGURES_INSTRUCTIONS(k.max_irq_off), (unsigned long)tc__irq_off_from,
          (unsigned long)tc__irq_off_to);
 #endif
   return code != 0 || pendsv_cycles == 0 || yield_cycles == 0 || give_cycles == 0 || resume_cycles == 0;

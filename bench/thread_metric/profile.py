@@ -5,10 +5,17 @@
 Runs one test of a thread_metric ELF under QEMU, once plainly for the program's own figure and
 once with one instruction per translation block and an execution log (bench/cm_switch/profile.py,
 which leaves out what QEMU logged but did not run), keeps the instructions executed inside
-the measured interval (between the reporter's two tc_cycles() calls), and prints per
+the measured interval (between the reporter's two tmk_ticks() calls), and prints per
 function the instructions per operation, with the total the program itself printed.
 
     python3 bench/thread_metric/profile.py build/qemu-m3/bench/thread_metric_lean cooperative
+
+For the basic test it also prints what the tick costs: every instruction of the interval
+outside the test thread's loop is the tick's (its handler and what it runs, a switch to a
+timer thread included), per SysTick interrupt taken. The same programs run on every kernel
+(tacet bench anchors), so this compares their ticks:
+
+    python3 bench/thread_metric/profile.py build/qemu-m3/bench/thread_metric_threadx_bare basic
 """
 
 from __future__ import annotations
@@ -58,9 +65,10 @@ def main(argv: list[str]) -> int:
     if done.returncode != 0 or not rows:
         print(f"profile: the program failed:\n{done.stdout}{done.stderr}", file=sys.stderr)
         return 1
-    funcs = [f for _, f in cm_profile().executed(args.elf, args.m4, program_args, exact=True)]
+    trace = cm_profile().executed(args.elf, args.m4, program_args, exact=True)
+    funcs = [f for _, f in trace]
     _, ops, per_op = rows[0].group(1), int(rows[0].group(2)), float(rows[0].group(3))
-    marks = [i for i, f in enumerate(funcs) if f == "tc_cycles" and funcs[i - 1] != "tc_cycles"]
+    marks = [i for i, f in enumerate(funcs) if f == "tmk_ticks" and funcs[i - 1] != "tmk_ticks"]
     if len(marks) < 2 or ops == 0:
         print("profile: the measured interval was not found in the trace", file=sys.stderr)
         return 1
@@ -71,6 +79,19 @@ def main(argv: list[str]) -> int:
     )
     for func, n in collections.Counter(window).most_common(args.top):
         print(f"  {n / ops:7.1f}  {func}")
+    if args.test == "basic":
+        # From the first tick of the interval to its last: the reporter's sleep and wake-up
+        # at its ends are not the tick's.
+        handler = cm_profile().symbol_address(args.elf, "SysTick_Handler")
+        span = trace[marks[0] : marks[-1]]
+        entries = [i for i, (address, _) in enumerate(span) if address == handler]
+        if len(entries) >= 2:
+            between = span[entries[0] : entries[-1]]
+            outside = sum(1 for _, f in between if f != "basic_thread")
+            print(
+                f"the tick: {outside / (len(entries) - 1):.1f} instructions per tick "
+                f"({len(entries) - 1} ticks)"
+            )
     return 0
 
 

@@ -6,8 +6,9 @@
  * "any" -- the LISR column of docs/services.md -- if and only if the kernel's critical
  * sections mask it: its priority is at or below the kernel's level. On Cortex-M that is a
  * priority value whose group priority is not more urgent than TC_CM_BASEPRI's (0x40 by
- * default; every line resets to 0, above it: tacet/cortex_m.h); on the sim port every
- * simulated interrupt is (tacet/sim.h). A handler above that level is never held back by the
+ * default; every line resets to 0, above it: tacet/cortex_m.h); on RISC-V every interrupt
+ * is, the kernel masking with mstatus.MIE (tacet/riscv.h); on the sim port every simulated
+ * interrupt is (tacet/sim.h). A handler above that level is never held back by the
  * kernel: it may interrupt the kernel in the middle of changing a list, so it must never call
  * the kernel. With TC_CHECKS=1 every service called from such a handler -- every service that
  * returns a tc_status, and tc_isr_enter() and tc_isr_exit() -- first calls
@@ -16,8 +17,9 @@
  * caller.
  *
  * Whether a handler brackets itself with tc_isr_enter() and tc_isr_exit() is the port's to
- * say, in its header: on Cortex-M the bracket is optional (the kernel tells handler mode from
- * IPSR; the bracket counts the interrupt and marks it in the trace); the sim port brackets
+ * say, in its header: on Cortex-M and RISC-V the bracket is optional (the kernel tells handler
+ * mode from IPSR, or from mscratch, which the RISC-V port's trap sets; the bracket counts the
+ * interrupt and marks it in the trace); the sim port brackets
  * its simulated interrupts itself; on a port that cannot tell handler mode (no TC_PORT_IN_ISR,
  * tacet/port.h) every handler that calls a service brackets itself. Either way a switch that
  * a handler makes necessary happens when the last handler is done.

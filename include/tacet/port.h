@@ -14,7 +14,7 @@
  *
  * Required macros
  *
- *   TC_PORT_NAME                string literal naming the port ("sim", "cortex-m").
+ *   TC_PORT_NAME                string literal naming the port ("sim", "cortex-m", "riscv").
  *   TC_PORT_STACK_ALIGN         alignment in bytes the port needs for a thread's stack top.
  *   TC_PORT_STACK_MIN           smallest stack, in bytes, tc_thread_create() accepts.
  *   TC_PORT_CONTEXT             type of the per-thread context the port saves; the kernel
@@ -72,10 +72,12 @@
  *                               tc__stack_guard_hit() (below). Undefined: the port refuses
  *                               TC_MPU_STACK_GUARD (the sim port: it has no MPU).
  *   TC_PORT_IN_ISR()            bool: the CPU runs an interrupt handler, as the hardware tells
- *                               (ARMv7-M: IPSR). With it, handlers may call services without
+ *                               (ARMv7-M: IPSR; RISC-V: mscratch, which the port's trap entry
+ *                               sets). With it, handlers may call services without
  *                               tc_isr_enter()/tc_isr_exit(), which stay valid (they count
- *                               interrupts); the port then also defines TC_PORT_SWITCH_LATER()
- *                               and TC_PORT_IN_UNMASKED_ISR() (below), and
+ *                               interrupts); the port then also defines TC_PORT_SWITCH_LATER(),
+ *                               and says whether a handler can be above the kernel's mask:
+ *                               TC_PORT_IN_UNMASKED_ISR() or TC_PORT_ALL_ISRS_MASKED (below), and
  *   TC_PORT_SWITCH_LATER()      with interrupts masked, from a handler outside the bracket: the
  *                               kernel has chosen another context; when the handlers are done
  *                               the port calls tc__switch_commit() (masked, if tc__k.next still
@@ -92,9 +94,16 @@
  *                               (tc_isr_priority_hook, then TC_CALLER_ERROR, nothing changed):
  *                               evaluated on every service call, threads included, it must be
  *                               cheap outside handlers (Cortex-M: one read of IPSR; the priority
- *                               is looked up only in a handler). Required with TC_PORT_IN_ISR;
- *                               undefined: no handler is above the kernel's mask (the sim port,
- *                               whose simulated interrupts all are masked by the kernel).
+ *                               is looked up only in a handler). Undefined: no handler is above
+ *                               the kernel's mask (the sim port, whose simulated interrupts all
+ *                               are masked by the kernel). With TC_PORT_IN_ISR it is required,
+ *                               unless the port defines
+ *   TC_PORT_ALL_ISRS_MASKED     1: TC_PORT_IRQ_DISABLE() masks every interrupt the CPU can take,
+ *                               so no handler is ever above the kernel's mask and services test
+ *                               nothing (RISC-V: mstatus.MIE; a port with priorities defines
+ *                               TC_PORT_IN_UNMASKED_ISR instead). One of the two is required
+ *                               with TC_PORT_IN_ISR: a port that tells handlers apart must say
+ *                               which of them may call the kernel.
  *   TC_PORT_RUN_END()           from tc_kernel_start() once the port's start has returned and
  *                               the run's books are closed (run time, energy), before it
  *                               returns: the end of a kernel run as the port sees it (the sim
@@ -139,6 +148,11 @@
  *                         tc__isr_enter() and tc__isr_exit(): the same bracket without the
  *                         test of the caller's priority (TC_PORT_IN_UNMASKED_ISR), for a
  *                         handler whose priority the port itself keeps at a kernel level.
+ *   tc__tick_interrupt()  (ports with TC_PORT_IN_ISR) the whole tick interrupt: the same as
+ *                         tc__isr_enter(); tc__tick_announce(); tc__isr_exit(); -- counted
+ *                         as an interrupt, a switch it makes necessary made when the handlers
+ *                         are done -- without the bracket's two critical sections (with
+ *                         TC_TRACE it is that bracket, which the trace marks).
  *   tc__switch_commit()   with interrupts masked: make tc__k.next current, account the
  *                         switch and call TC_PORT_SWITCH (used by TC_PORT_START and idle code).
  *   tc__stack_guard_hit(t) (TC_MPU_STACK_GUARD) from the port's guard fault handler, an
@@ -229,8 +243,11 @@ struct tc_thread;
 #if defined(TC_PORT_IN_ISR) && !defined(TC_PORT_SWITCH_LATER)
 #error "port contract: a port that defines TC_PORT_IN_ISR() must define TC_PORT_SWITCH_LATER()"
 #endif
-#if defined(TC_PORT_IN_ISR) && !defined(TC_PORT_IN_UNMASKED_ISR)
-#error "port contract: a port that defines TC_PORT_IN_ISR() must define TC_PORT_IN_UNMASKED_ISR()"
+#if defined(TC_PORT_IN_ISR) && !defined(TC_PORT_IN_UNMASKED_ISR) && !defined(TC_PORT_ALL_ISRS_MASKED)
+#error "port contract: a port that defines TC_PORT_IN_ISR() must define TC_PORT_IN_UNMASKED_ISR(), or TC_PORT_ALL_ISRS_MASKED when its mask holds back every interrupt"
+#endif
+#if defined(TC_PORT_IN_UNMASKED_ISR) && defined(TC_PORT_ALL_ISRS_MASKED)
+#error "port contract: TC_PORT_IN_UNMASKED_ISR() and TC_PORT_ALL_ISRS_MASKED contradict each other"
 #endif
 
 #if TC_MPU_STACK_GUARD
@@ -248,6 +265,9 @@ struct tc_thread;
 /* Kernel entry points for ports. */
 void tc__thread_run(struct tc_thread *t);
 void tc__tick_announce(void);
+#ifdef TC_PORT_IN_ISR
+void tc__tick_interrupt(void);
+#endif
 void tc__isr_enter(void);
 void tc__isr_exit(void);
 void tc__switch_commit(void);

@@ -43,14 +43,6 @@ _Noreturn void tc__cm_exit(int code);
  * the reset code: the words are cut out of one static buffer. */
 int tc__cm_command_line(char ***argv);
 
-/* The trace dump (semihosting.c, TC_TRACE): take `--tacet-trace=FILE` and its size and mode
- * options out of the command line (returns the new argc); start the trace at each
- * tc_kernel_init() when it was given; write the run's dump to FILE at the end of each kernel
- * run (TC_PORT_RUN_END, the books closed) or, for a run still recording, at exit. */
-int tc__cm_trace_args(int argc, char **argv);
-void tc__cm_trace_init(void);
-void tc__cm_trace_end_of_run(void);
-
 /* newlib's system calls: the console's (semihosting.c, or a board's own) and the rest
  * (startup.c). newlib's contracts: -1 with errno set on failure. */
 struct stat;

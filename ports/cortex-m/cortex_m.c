@@ -17,6 +17,9 @@
 
 #include "cm_private.h"
 #include "internal.h"
+#if TC_TRACE
+#include "../common/trace_dump.h"
+#endif
 
 #if TC_POWER
 _Static_assert(offsetof(tc_cm_switch_state, stamp) == 20, "pendsv.S stores the stamp there");
@@ -165,7 +168,8 @@ void tc__cm_init(void)
   tc__cm_stopping = false;
   exit_code = 0;
 #if TC_TRACE
-  tc__cm_trace_init();
+  extern char __heap_end[];
+  tc__trace_dump_start((size_t)(__heap_end - (char *)_sbrk(0))); /* ports/common/trace_dump.c */
 #endif
 #if TC_MPU_STACK_GUARD
   tc__cm_guard_init(); /* the startup context's guard armed: it is `cur` */
@@ -194,15 +198,10 @@ void tc__cm_stack_init(tc_thread *t)
 }
 
 /* The tick. SysTick is a kernel interrupt like any device interrupt, at a priority the port
- * sets (TC_CM_TICK_PRIORITY, a kernel priority by a check of the build): its bracket needs no
- * test of the caller's priority (tc__isr_enter). */
+ * sets (TC_CM_TICK_PRIORITY, a kernel priority by a check of the build): no test of the
+ * caller's priority, and no bracket (tc__tick_interrupt). */
 void SysTick_Handler(void);
-void SysTick_Handler(void)
-{
-  tc__isr_enter();
-  tc__tick_announce();
-  tc__isr_exit();
-}
+void SysTick_Handler(void) { tc__tick_interrupt(); }
 
 /* (Re)start SysTick so that it interrupts in `cycles`, then every period. SysTick loads its
  * counter only from RVR, when it wraps or after CVR is written; waiting for that load before
@@ -338,7 +337,7 @@ int tc__cm_start(void)
 void tc__cm_run_end(void)
 {
 #if TC_TRACE
-  tc__cm_trace_end_of_run();
+  tc__trace_dump_end_of_run();
 #endif
 }
 

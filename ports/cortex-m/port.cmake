@@ -33,28 +33,12 @@ set(TACET_PORT_SOURCES
   ${_cm}/trampoline.S
   ${_cm}/guard.c
   ${_cm}/startup.c
+  ${_cm}/../common/trace_dump.c
+  ${_cm}/../common/report.c
   ${TACET_CM_CONSOLE_SOURCES}
   ${TACET_CM_BOARD_SOURCES})
 set(TACET_PORT_INCLUDES ${_cm}/include ${_cm_board}/include)
 
 # Link options every program needs: the board's memory map, no host start files (startup.c
-# is the start-up code), newlib. Installed (cmake/TacetInstall.cmake), both linker scripts are
-# in one directory of the configuration, TACET_INSTALL_LIBDIR/ld.
-if(NOT TARGET tacet_cm_link)
-  add_library(tacet_cm_link INTERFACE)
-  set(_cm_ld $<INSTALL_PREFIX>/${TACET_INSTALL_LIBDIR}/ld)
-  get_filename_component(_cm_ld_name ${TACET_CM_LINKER_SCRIPT} NAME)
-  target_link_options(tacet_cm_link INTERFACE
-    -nostartfiles
-    $<BUILD_INTERFACE:-L${_cm}> $<BUILD_INTERFACE:-L${_cm_board}>
-    $<BUILD_INTERFACE:-T${TACET_CM_LINKER_SCRIPT}>
-    $<INSTALL_INTERFACE:-L${_cm_ld}> $<INSTALL_INTERFACE:-T${_cm_ld}/${_cm_ld_name}>
-    -Wl,--no-warn-rwx-segments)
-  set_property(TARGET tacet_cm_link APPEND PROPERTY INTERFACE_LINK_DEPENDS
-    $<BUILD_INTERFACE:${_cm}/cortex-m.ld> $<BUILD_INTERFACE:${TACET_CM_LINKER_SCRIPT}>
-    $<INSTALL_INTERFACE:${_cm_ld}/cortex-m.ld>
-    $<INSTALL_INTERFACE:${_cm_ld}/${_cm_ld_name}>)
-endif()
-# What cmake --install copies for a program to link against the installed kernel.
-set(TACET_PORT_LINKER_SCRIPTS ${_cm}/cortex-m.ld ${TACET_CM_LINKER_SCRIPT})
-set(TACET_PORT_LIBRARIES tacet_cm_link)
+# is the start-up code), newlib.
+tacet_port_link(cm_link ${_cm} ${_cm_board} ${_cm}/cortex-m.ld ${TACET_CM_LINKER_SCRIPT})

@@ -28,8 +28,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../common/report.h"
 #include "cm_private.h"
-#include "tacet/trace.h"
+#if TC_TRACE
+#include "../common/trace_dump.h"
+#endif
 
 #define SYS_OPEN          0x01
 #define SYS_CLOSE         0x02
@@ -87,129 +90,10 @@ int tc__cm_console_write(int fd, const void *buf, size_t n)
   return transfer(SYS_WRITE, h, buf, n);
 }
 
-/* ---- the trace dump (TC_TRACE) ----------------------------------------------------------
- * `--tacet-trace=FILE` on the command line (tacet run --trace FILE passes it; the program
- * never sees it) makes every tc_kernel_init() start a trace, and the end of each kernel run
- * (TC_PORT_RUN_END: tc_kernel_start() returning, its books closed) write it to the host FILE through SYS_OPEN and SYS_WRITE: the
- * first run replaces the file, later runs add theirs at its end, one dump per run in order; a
- * run still recording at exit is written then. `--tacet-trace-size=BYTES` sizes the buffer
- * (by default the heap's free space less TC_CM_TRACE_RESERVE, taken from the heap at the first
- * run) and `--tacet-trace-mode=stop` keeps the first events instead of the newest (a ring). */
-#if TC_TRACE
-#ifndef TC_CM_TRACE_RESERVE
-#define TC_CM_TRACE_RESERVE (64u * 1024u) /* heap bytes the default size leaves to malloc() */
-#endif
-#define TRACE_OPTION      "--tacet-trace="
-#define TRACE_SIZE_OPTION "--tacet-trace-size="
-#define TRACE_MODE_OPTION "--tacet-trace-mode="
-
-extern char __heap_end[];
-
-static const char *trace_path;
-static size_t trace_size; /* 0: the default */
-static unsigned trace_mode = TC_TRACE_WRAP;
-static void *trace_buffer;
-static bool trace_pending; /* a run's trace not written yet */
-static bool trace_written; /* an earlier run's dump is in the file: append */
-
-static _Noreturn void trace_fail(const char *what)
-{
-  static const char head[] = "tacet: the trace: ";
-  (void)tc__cm_console_write(2, head, sizeof head - 1u);
-  (void)tc__cm_console_write(2, what, strlen(what));
-  (void)tc__cm_console_write(2, "\n", 1u);
-  tc__cm_exit(1);
-}
-
-/* A whole decimal number of bytes, or 0 when `text` is not one. */
-static size_t parse_size(const char *text)
-{
-  size_t v = 0;
-  if (*text == '\0') return 0;
-  for (; *text != '\0'; text++) {
-    if (*text < '0' || *text > '9' || v > (SIZE_MAX - 9u) / 10u) return 0;
-    v = v * 10u + (size_t)(*text - '0');
-  }
-  return v;
-}
-
-static bool has_prefix(const char *word, const char *prefix)
-{
-  return strncmp(word, prefix, strlen(prefix)) == 0;
-}
-
-int tc__cm_trace_args(int argc, char **argv)
-{
-  int kept = 0;
-  for (int i = 0; i < argc; i++) {
-    const char *w = argv[i];
-    if (has_prefix(w, TRACE_OPTION)) {
-      trace_path = w + sizeof TRACE_OPTION - 1u;
-    } else if (has_prefix(w, TRACE_SIZE_OPTION)) {
-      trace_size = parse_size(w + sizeof TRACE_SIZE_OPTION - 1u);
-      if (trace_size == 0) trace_fail(TRACE_SIZE_OPTION ": expected a number of bytes");
-    } else if (has_prefix(w, TRACE_MODE_OPTION)) {
-      const char *mode = w + sizeof TRACE_MODE_OPTION - 1u;
-      if (strcmp(mode, "stop") != 0 && strcmp(mode, "wrap") != 0)
-        trace_fail(TRACE_MODE_OPTION ": expected wrap or stop");
-      trace_mode = strcmp(mode, "stop") == 0 ? TC_TRACE_STOP : TC_TRACE_WRAP;
-    } else {
-      argv[kept++] = argv[i];
-    }
-  }
-  argv[kept] = NULL;
-  return kept;
-}
-
-void tc__cm_trace_init(void)
-{
-  if (trace_path == NULL) return;
-  if (trace_buffer == NULL) {
-    if (trace_size == 0) {
-      const char *brk = _sbrk(0);
-      size_t free_bytes = (size_t)(__heap_end - brk);
-      if (free_bytes <= TC_CM_TRACE_RESERVE) trace_fail("no heap left for the buffer");
-      trace_size = free_bytes - TC_CM_TRACE_RESERVE;
-    }
-    trace_buffer = malloc(trace_size);
-    if (trace_buffer == NULL) trace_fail("no memory for a buffer of that size (" TRACE_SIZE_OPTION ")");
-  }
-  if (tc_trace_enable(trace_buffer, trace_size, trace_mode) != TC_OK) trace_fail("the buffer is too small");
-  trace_pending = true;
-}
-
-void tc__cm_trace_end_of_run(void)
-{
-  if (!trace_pending) return;
-  trace_pending = false;
-  (void)tc_trace_disable(); /* first: it records the last TIME event */
-  size_t n;
-  const void *buf = tc_trace_buffer(&n);
-  if (buf == NULL) return;
-  int h = open_host(trace_path, (trace_written ? MODE_R | MODE_PLUS : MODE_W) | MODE_BINARY);
-  bool ok = h >= 0;
-  if (ok && trace_written) {
-    /* Appended at the length the host reports: a host may open "a" at the start of the file
-     * (QEMU 7.2 does), and SYS_SEEK takes an absolute position. */
-    uint32_t file[1] = {(uint32_t)h};
-    int32_t length = semihost(SYS_FLEN, file);
-    uint32_t seek[2] = {(uint32_t)h, (uint32_t)length};
-    ok = length >= 0 && semihost(SYS_SEEK, seek) == 0;
-  }
-  trace_written = true;
-  ok = ok && transfer(SYS_WRITE, h, buf, n) == (int)n;
-  if (h >= 0) (void)semihost(SYS_CLOSE, &h);
-  if (!ok) {
-    static const char msg[] = "tacet: cannot write the trace to the host file\n";
-    (void)tc__cm_console_write(2, msg, sizeof msg - 1u);
-  }
-}
-#endif
-
 _Noreturn void tc__cm_exit(int code)
 {
 #if TC_TRACE
-  tc__cm_trace_end_of_run(); /* a run still recording */
+  tc__trace_dump_end_of_run(); /* a run still recording (ports/common/trace_dump.c) */
 #endif
   uint32_t block[2] = {ADP_STOPPED_APPLICATION_EXIT, (uint32_t)code};
   for (;;) semihost(SYS_EXIT_EXTENDED, block);
@@ -234,13 +118,7 @@ int tc__cm_command_line(char ***argv)
    * then there is no argument at all, as on a host without a command line. */
   if (semihost(SYS_GET_CMDLINE, block) == 0) {
     line[sizeof line - 1] = '\0'; /* do not trust the host to terminate it */
-    char *p = line;
-    for (;;) {
-      while (*p == ' ' || *p == '\t') *p++ = '\0';
-      if (*p == '\0' || argc == (int)TC_CM_ARGS) break;
-      args[argc++] = p;
-      while (*p != '\0' && *p != ' ' && *p != '\t') p++;
-    }
+    argc = tc__split_words(line, args, (int)TC_CM_ARGS);
   }
   args[argc] = NULL;
   *argv = args;

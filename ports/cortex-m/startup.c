@@ -22,8 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/report.h"
 #include "cm_private.h"
 #include "tacet/port.h"
+#if TC_TRACE
+#include "../common/trace_dump.h"
+#endif
 
 typedef void (*tc_cm_vector)(void);
 
@@ -172,7 +176,7 @@ __attribute__((noreturn, used)) void tc__cm_reset_c(void)
   char **argv;
   int argc = tc__cm_command_line(&argv);
 #if TC_TRACE
-  argc = tc__cm_trace_args(argc, argv);
+  argc = tc__trace_dump_args(argc, argv); /* ports/common/trace_dump.c */
 #endif
   exit(main(argc, argv));
 }
@@ -215,18 +219,8 @@ void _exit(int code) { tc__cm_exit(code); }
 
 /* ---- reports ---------------------------------------------------------------------------- */
 
-static void put(const char *s) { tc__cm_console_write(2, s, strlen(s)); }
-
-static void put_hex(const char *label, uint32_t v)
-{
-  char b[12] = " ";
-  strcat(b, label);
-  put(b);
-  char h[12] = "=0x";
-  for (int i = 0; i < 8; i++) h[3 + i] = "0123456789abcdef"[(v >> (28 - 4 * i)) & 0xFu];
-  h[11] = '\0';
-  put(h);
-}
+/* The reports' writer (ports/common/report.c): the console's stderr. */
+void tc__report_write(const char *s, size_t n) { tc__cm_console_write(2, s, n); }
 
 static uint32_t ipsr(void)
 {
@@ -239,9 +233,9 @@ void tc__cm_unexpected(void)
 {
   __asm volatile("cpsid i");
   fflush(stdout);
-  put("tacet: unexpected exception");
-  put_hex("number", ipsr());
-  put(" (an interrupt without a handler?)\n");
+  tc__report("tacet: unexpected exception");
+  tc__report_hex("number", ipsr());
+  tc__report(" (an interrupt without a handler?)\n");
   tc__cm_exit(135);
 }
 
@@ -278,30 +272,18 @@ void tc__cm_fault(const uint32_t *frame, uint32_t exc_return)
 #if TC_MPU_STACK_GUARD
   tc__cm_guard_fatal(exc_return); /* an overflow caught where it cannot be stopped: named */
 #endif
-  put("tacet: fault: ");
-  put(n < 7 ? names[n] : "?");
-  put_hex("pc", frame[6]);
-  put_hex("lr", frame[5]);
-  put_hex("sp", (uint32_t)(uintptr_t)frame);
-  put_hex("exc_return", exc_return);
-  put_hex("cfsr", SCB_CFSR);
-  put_hex("hfsr", SCB_HFSR);
-  put_hex("mmfar", SCB_MMFAR);
-  put_hex("bfar", SCB_BFAR);
-  put("\n");
+  tc__report("tacet: fault: ");
+  tc__report(n < 7 ? names[n] : "?");
+  tc__report_hex("pc", frame[6]);
+  tc__report_hex("lr", frame[5]);
+  tc__report_hex("sp", (uint32_t)(uintptr_t)frame);
+  tc__report_hex("exc_return", exc_return);
+  tc__report_hex("cfsr", SCB_CFSR);
+  tc__report_hex("hfsr", SCB_HFSR);
+  tc__report_hex("mmfar", SCB_MMFAR);
+  tc__report_hex("bfar", SCB_BFAR);
+  tc__report("\n");
   tc__cm_exit(136);
-}
-
-static void put_decimal(uint32_t v)
-{
-  char b[11];
-  unsigned i = sizeof b - 1;
-  b[i] = '\0';
-  do {
-    b[--i] = (char)('0' + v % 10u);
-    v /= 10u;
-  } while (v != 0);
-  put(&b[i]);
 }
 
 /* A panic from a handler names the exception, and an external interrupt its line: the
@@ -311,21 +293,16 @@ void tc__cm_panic(const char *msg, const char *detail)
   uint32_t n = ipsr();
   __asm volatile("cpsid i");
   fflush(stdout);
-  put("tacet: panic: ");
-  put(msg);
-  if (detail != NULL) {
-    put(": ");
-    put(detail);
-  }
+  tc__report_panic(msg, detail);
   if (n != 0) {
-    put(" (in exception ");
-    put_decimal(n);
+    tc__report(" (in exception ");
+    tc__report_decimal(n);
     if (n >= 16u) {
-      put(", IRQ ");
-      put_decimal(n - 16u);
+      tc__report(", IRQ ");
+      tc__report_decimal(n - 16u);
     }
-    put(")");
+    tc__report(")");
   }
-  put("\n");
+  tc__report("\n");
   tc__cm_exit(134);
 }

@@ -21,47 +21,15 @@ set(TACET_TEST_CONFIGS
   "nochecks|TC_CHECKS=0"
   "irqoff|TC_IRQ_OFF_MEASURE=1"
   "mpuguard|TC_MPU_STACK_GUARD=1")
-set(harness tct.c tct_cortex_m.c)
+set(harness tct.c tct_qemu.c tct_cortex_m.c)
 set(tests ${TACET_TESTS} test_cortex_m)
 
-# 4 KB per test thread is plenty on the target (newlib's vsnprintf in tct_log needs ~1.2 KB)
-# and keeps stack painting short.
-add_compile_definitions(TCT_STACK_SIZE=4096u TC_TICK_HZ=10u)
-# The harness times tc_check() apart from the kernel's critical sections (tct_cortex_m.c).
-add_link_options(-Wl,--wrap=tc_check)
-
-# QEMU emulates the target at roughly 50-100 million instructions per second: a test such as
-# test_time's million-tick sleep (a million tick interrupts) needs more than the host default.
-function(tacet_add_test exe)
-  add_test(NAME ${exe} COMMAND ${exe})
-  set_tests_properties(${exe} PROPERTIES TIMEOUT 600)
-endfunction()
-
-# The event trace compiled in: its own test (the sim port runs every test so built).
-tacet_kernel_library(tacet_kernel_trace DEFINITIONS TC_TRACE=1)
-add_executable(test_trace.trace test_trace.c ${harness})
-target_link_libraries(test_trace.trace PRIVATE tacet_kernel_trace)
-# It calls the recorders directly, through the kernel's private header.
-target_include_directories(test_trace.trace PRIVATE ${PROJECT_SOURCE_DIR}/kernel)
-target_compile_options(test_trace.trace PRIVATE ${TACET_WARNINGS} -Wno-missing-prototypes)
-tacet_add_test(test_trace.trace)
-
-# Energy accounting compiled in (TC_POWER=1): its own test, with the switch path's cycles
-# measured by PendSV.
-tacet_kernel_library(tacet_kernel_power DEFINITIONS TC_POWER=1)
-tacet_kernel_test(test_power.power test_power.c tacet_kernel_power)
-
-# The energy snapshot of a trace (TC_POWER=1 and TC_TRACE=1 together).
-tacet_kernel_library(tacet_kernel_powertrace DEFINITIONS TC_POWER=1 TC_TRACE=1)
-tacet_kernel_test(test_energy_trace.powertrace test_energy_trace.c tacet_kernel_powertrace)
-
-# The spinning idle (TC_CM_IDLE_WFI=0), whose idle time is exact under -icount: the
-# port's own test, which checks that ten ticks are ten SysTick periods.
-tacet_kernel_library(tacet_kernel_spin DEFINITIONS TC_CM_IDLE_WFI=0)
-add_executable(test_cortex_m.spin test_cortex_m.c ${harness})
-target_link_libraries(test_cortex_m.spin PRIVATE tacet_kernel_spin)
-target_compile_options(test_cortex_m.spin PRIVATE ${TACET_WARNINGS} -Wno-missing-prototypes)
-tacet_add_test(test_cortex_m.spin)
+add_compile_definitions(TC_TICK_HZ=10u)
+# The spinning idle (TC_CM_IDLE_WFI=0): test_cortex_m.spin checks that ten ticks are ten
+# SysTick periods. The event trace, energy accounting and the rest: tests/qemu.cmake.
+set(spin TC_CM_IDLE_WFI=0)
+set(port_test test_cortex_m)
+include(${PROJECT_SOURCE_DIR}/tests/qemu.cmake)
 
 # A service called from an interrupt above the kernel's mask: the default hook stops the run
 # naming the service and the interrupt (tacet/kernel.h, "Interrupt handlers"), in the default

@@ -13,6 +13,7 @@
 #include "tacet_power_mps2_an386.h"
 #include "tacet_power_s3c2440.h"
 #include "tacet_power_sim.h"
+#include "tacet_power_virt_rv32.h"
 
 _Static_assert(TC_POWER_LPC2148_COUNT == 5u, "Pillai and Isha's table 1 has five points");
 _Static_assert(TC_POWER_S3C2440_COUNT == 3u, "Ahn et al.'s board has three points");
@@ -56,6 +57,8 @@ int main(void)
               TC_POWER_MPS2_AN385_C_EFF, TC_POWER_MPS2_AN385_P_STATIC);
   print_table("mps2-an386", TC_POWER_MPS2_AN386_POINTS, TC_POWER_MPS2_AN386_COUNT,
               TC_POWER_MPS2_AN386_C_EFF, TC_POWER_MPS2_AN386_P_STATIC);
+  print_table("virt-rv32", TC_POWER_VIRT_RV32_POINTS, TC_POWER_VIRT_RV32_COUNT,
+              TC_POWER_VIRT_RV32_C_EFF, TC_POWER_VIRT_RV32_P_STATIC);
   print_table("sim", TC_POWER_SIM_POINTS, TC_POWER_SIM_COUNT, TC_POWER_SIM_C_EFF,
               TC_POWER_SIM_P_STATIC);
   return 0;

@@ -68,6 +68,10 @@ needs_cmake = pytest.mark.skipif(
 
 HAVE_ARM = all(shutil.which(tool) for tool in ("arm-none-eabi-gcc", "qemu-system-arm"))
 needs_arm = pytest.mark.skipif(not HAVE_ARM, reason="needs arm-none-eabi-gcc and qemu-system-arm")
+HAVE_RISCV = all(shutil.which(tool) for tool in ("riscv64-unknown-elf-gcc", "qemu-system-riscv32"))
+needs_riscv = pytest.mark.skipif(
+    not HAVE_RISCV, reason="needs riscv64-unknown-elf-gcc and qemu-system-riscv32"
+)
 
 
 def run_ok(*command: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None) -> str:

@@ -120,6 +120,39 @@ def test_policy_and_overheads_options(tmp_path: Path, capsys: pytest.CaptureFixt
     assert doc["policy"] == "rm" and doc["overheads"]["switch_cycles"] == 0
 
 
+def test_the_overhead_options_are_simulate_s(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """--switch-cost and --release-cost replace the target's figures, as on tacet simulate;
+    --no-overheads with either is refused, as is a negative cost."""
+    status, out, _ = run(
+        capsys, str(EXAMPLE), "--json", "--switch-cost", "500", "--release-cost", "70"
+    )
+    assert status == 0
+    charged = json.loads(out)["overheads"]
+    assert (charged["switch_cycles"], charged["release_cycles"]) == (500, 70)
+    assert charged["source"].startswith("switch 500 from the command line; release 70 from")
+    # The responses grow with what is charged: the costs reach the analysis.
+    _, cheap, _ = run(capsys, str(EXAMPLE), "--json", "--no-overheads")
+    responses = [t["response_cycles"] for t in json.loads(cheap)["threads"]]
+    assert [t["response_cycles"] for t in json.loads(out)["threads"]] > responses
+    for argv, words in (
+        (["--no-overheads", "--switch-cost", "5"], "give it or --switch-cost, not both"),
+        (["--no-overheads", "--release-cost", "5"], "give it or --release-cost, not both"),
+        (["--no-overheads", "--switch-cost", "0"], "give it or --switch-cost, not both"),
+        (["--release-cost", "-1"], "--release-cost -1: must be 0 or more cycles"),
+    ):
+        status, out, err = run(capsys, str(EXAMPLE), *argv)
+        assert status == 1 and out == "" and words in err, err
+
+
+def test_help_states_the_exit_statuses(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        run(capsys, "--help")
+    text = " ".join(capsys.readouterr().out.split())
+    assert "Exit status: 0 when every periodic thread meets its deadline, 3 when one" in text
+
+
 def test_bad_input_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path, "board: {clock_hz: 1000}\nthreads:\n  - {name: a, entry: a_main\n")
     status, out, err = run(capsys, str(path))

@@ -170,7 +170,7 @@ SCHEMA_CASES = [
         "threads: [{name: a, entry: a_main, priority: 1, stack: 9000}]\n",
         "targets",
         "targets[0]",
-        "expected one of sim, qemu-m3, qemu-m4, got 'qemu-m7'",
+        "expected one of sim, qemu-m3, qemu-m4, qemu-rv32, qemu-rv32f, got 'qemu-m7'",
     ),
     (
         "two units in one time",
@@ -554,7 +554,7 @@ def test_stack_minimum_defaults_to_every_target(tmp_path: Path) -> None:
     app = load(tmp_path, text)
     assert len(app.warnings) == 1
     assert "minimum of target sim: 8192" in app.warnings[0]
-    assert app.targets == ("sim", "qemu-m3", "qemu-m4")
+    assert app.targets == ("sim", "qemu-m3", "qemu-m4", "qemu-rv32", "qemu-rv32f")
 
 
 def test_config_prints_the_warnings_and_checks_for_its_target(tmp_path: Path) -> None:
@@ -577,6 +577,8 @@ def test_the_minima_come_from_the_port_headers() -> None:
         "sim": 8192,
         "qemu-m3": 256,
         "qemu-m4": 384,
+        "qemu-rv32": 256,
+        "qemu-rv32f": 512,
     }
 
 

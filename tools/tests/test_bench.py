@@ -194,7 +194,7 @@ def test_thread_metric_report_with_a_test_missing_is_refused() -> None:
     text = "\n".join(line for line in THREAD_METRIC.splitlines() if "memory" not in line)
     with pytest.raises(FormatError, match="no line for memory"):
         bench_format.parse_thread_metric(text, "tm")
-    with pytest.raises(FormatError, match="no 'Thread-Metric on <kernel>' header"):
+    with pytest.raises(FormatError, match="no 'Thread-Metric on KERNEL' header"):
         bench_format.parse_thread_metric("hello\n", "tm")
 
 
@@ -275,7 +275,7 @@ META = {
 
 
 def make_doc(value: int = 8) -> dict[str, Any]:
-    return bench_results.assemble(dict(META), make_runs(value), bench_results.load_anchors())
+    return bench_results.assemble(dict(META), make_runs(value))
 
 
 def by_id(doc: dict[str, Any], id_: str) -> dict[str, Any]:
@@ -315,14 +315,18 @@ def test_results_scaling_goals_and_comparison() -> None:
     comparison = {(c["param"], tuple(c["detail"].items())): c for c in doc["comparison"]}
     assert comparison[("task_switch", ())]["mean_change_pct"] == 0
     tm = {r["id"]: r for r in doc["thread_metric"]}
-    assert tm["thread_metric/default/cooperative"]["anchors"] == {"ThreadX": 66.0, "FreeRTOS": 54.1}
+    assert tm["thread_metric/default/cooperative"]["value"] == 73.1
 
 
-def test_anchors_stand_only_beside_their_own_target() -> None:
-    meta = dict(META, target="qemu-m4")
-    doc = bench_results.assemble(meta, make_runs(), bench_results.load_anchors())
-    assert all(r["anchors"] == {} for r in doc["thread_metric"])
-    assert "ThreadX" not in bench_report.markdown(doc, "tacet bench --target qemu-m4")
+def test_no_figure_of_another_kernel_is_quoted() -> None:
+    """Thread-Metric's table holds what the run measured: Tacet's builds, and a pointer to the
+    command that measures the other kernels beside them."""
+    doc = make_doc()
+    assert all(set(r) >= {"build", "value"} and "anchors" not in r for r in doc["thread_metric"])
+    table = bench_report.thread_metric_table(doc)
+    assert "tacet bench anchors" in table[0]
+    assert table[2] == "| test | Tacet default |"
+    assert "66.0" not in bench_report.markdown(doc, "tacet bench --target qemu-m3")
 
 
 def test_results_pass_their_schema_and_a_broken_one_does_not() -> None:
@@ -344,7 +348,7 @@ def test_markdown_and_plots_from_results(tmp_path: Path) -> None:
     doc = make_doc()
     text = bench_report.markdown(doc, "tacet bench --target qemu-m3 --quick")
     assert "| task switch | 7.5 | 0.0 | 7.5 | 7.5 | 7.5 | 7.5 |" in text
-    assert "| cooperative | 66.0 | 54.1 | 73.1 |" in text
+    assert "| cooperative | 73.1 |" in text
     assert "| 32 | round robin | instructions | 7.5 |" in text
     written = bench_report.plots(doc, tmp_path)
     assert {p.name for p in written} == {name for name, _ in bench_report.PLOTS}
@@ -512,7 +516,7 @@ def test_ctest_check_fails_a_bad_run(
         (THREAD_METRIC.replace("(take + give)", "(take + give)  CHECK FAILED"), 1,
          "the check of synchronization failed"),
         ("\n".join(THREAD_METRIC.splitlines()[:-1]) + "\n", 0, "no line for memory"),
-        ("Segmentation fault\n", 139, "no 'Thread-Metric on <kernel>' header"),
+        ("Segmentation fault\n", 139, "no 'Thread-Metric on KERNEL' header"),
     ],
 )  # fmt: skip
 def test_ctest_check_of_thread_metric(
@@ -572,7 +576,7 @@ def test_configurations_have_their_own_ids_table_and_goal_note() -> None:
         Run("rhealstone", "default", ("qemu", "rhealstone"), 0, 1.0, output=rh),
         Run("rhealstone_lean", "lean", ("qemu", "rhealstone_lean"), 0, 1.0, output=lean),
     ]
-    doc = bench_results.assemble(dict(META), runs, bench_results.load_anchors())
+    doc = bench_results.assemble(dict(META), runs)
     bench_results.validate(json.loads(json.dumps(doc)), "doc")
     assert by_id(doc, "rhealstone/task_switch/empty")["value"] == 60 * 1.25 - 2.5
     assert by_id(doc, "rhealstone_lean/task_switch/empty")["value"] == 40 * 1.25 - 2.5

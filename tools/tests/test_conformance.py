@@ -184,6 +184,22 @@ def test_sample_on_cortex_m(target: str) -> None:
     assert f"{count} scenarios (seed 8, from 0) on {target} agree with the model" in result.stdout
 
 
+needs_riscv = pytest.mark.skipif(
+    not (shutil.which("qemu-system-riscv32") and shutil.which("riscv64-unknown-elf-gcc")),
+    reason="needs qemu-system-riscv32 and riscv64-unknown-elf-gcc",
+)
+
+
+@needs_cmake
+@needs_riscv
+def test_sample_on_riscv() -> None:
+    """The same scenarios on RISC-V under QEMU: the machine software interrupt, the switch at
+    the end of the trap."""
+    result = conformance("--target", "qemu-rv32", "--count", "5000", "--seed", "8")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "5000 scenarios (seed 8, from 0) on qemu-rv32 agree with the model" in result.stdout
+
+
 @needs_cmake
 def test_a_divergence_is_shrunk_and_reported(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]

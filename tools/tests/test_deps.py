@@ -36,11 +36,14 @@ FAKES = {
     "gcc": COMPILER,
     "clang": COMPILER,
     "arm-none-eabi-gcc": COMPILER,
+    "riscv64-unknown-elf-gcc": COMPILER,
     "aarch64-linux-gnu-gcc": COMPILER,
     "qemu-aarch64": '[ "$1" = -version ] && { echo "qemu-aarch64 version 7.2.22"; exit 0; }\n'
                     'exec "$3"',
     "qemu-system-arm": '[ "$1" = --version ] && echo "QEMU emulator version 7.2.22 (Debian)"\n'
                        "cat >/dev/null",
+    "qemu-system-riscv32": '[ "$1" = --version ] && echo "QEMU emulator version 7.2.22 (Debian)"\n'
+                           "cat >/dev/null",
     "cmake": '[ "$1" = --version ] && echo "cmake version 3.25.1"; exit 0',
     "ninja": '[ "$1" = --version ] && { echo 1.11.1; exit 0; }; cp in.txt out.txt',
     "cppcheck": '[ "$1" = --version ] && echo "Cppcheck 2.10"; exit 0',

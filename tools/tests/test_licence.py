@@ -59,10 +59,17 @@ def test_the_licence_file_is_mit() -> None:
 def test_every_source_file_carries_the_identifier() -> None:
     sources = source_files()
     # The selection finds the kinds of file it is meant to (a broken pattern passes nothing).
-    for example in ("kernel/sched.c", "include/tacet/port.h", "ports/cortex-m/pendsv.S",
-                    "tools/tacet/cli/__init__.py", "CMakeLists.txt", "cmake/TacetApp.cmake",
-                    "Makefile",
-                    "tools/tacet/docsite/file.js", "docs/stylesheets/tacet.css"):
+    for example in (
+        "kernel/sched.c",
+        "include/tacet/port.h",
+        "ports/cortex-m/pendsv.S",
+        "tools/tacet/cli/__init__.py",
+        "CMakeLists.txt",
+        "cmake/TacetApp.cmake",
+        "Makefile",
+        "tools/tacet/docsite/file.js",
+        "docs/stylesheets/tacet.css",
+    ):
         assert example in sources
     missing = without_identifier(sources)
     assert not missing, f"no '{IDENTIFIER}' in the first {HEAD_LINES} lines of: {missing}"
@@ -76,7 +83,9 @@ def test_a_file_without_the_identifier_is_found(tmp_path: Path) -> None:
     late = tmp_path / "late.py"
     late.write_text("\n" * HEAD_LINES + f"# {IDENTIFIER}\n")
     assert without_identifier([str(marked), str(forgotten), str(late)]) == [
-        str(forgotten), str(late)]
+        str(forgotten),
+        str(late),
+    ]
 
 
 def test_the_python_package_declares_mit() -> None:

@@ -21,13 +21,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO, needs_arm, needs_cmake, run_ok, tool_env
+from conftest import REPO, needs_arm, needs_cmake, needs_riscv, run_ok, tool_env
 
 from tacet.core.targets import BOARDS, DEFAULT_BOARD
 from tacet.project.build import missing_functions
 
 VERSION = (REPO / "VERSION").read_text().strip()
-NEW_OK = re.compile(r"(\w+): 5 of 5 jobs on the (sim|cortex-m) port, kernel invariants hold")
+NEW_OK = re.compile(r"(\w+): 5 of 5 jobs on the (sim|cortex-m|riscv) port, kernel invariants hold")
 NEW_OS2_OK = re.compile(r"(\w+): 5 of 5 jobs on Tacet V[\d.]+ through CMSIS-RTOS2, 0 late")
 # What a committed file of the project may not hold: where this machine keeps things.
 MACHINE_PATHS = (str(REPO), "/tmp/", "/home/", "/root")
@@ -125,7 +125,9 @@ def test_the_files_and_nothing_of_this_machine_in_what_is_committed(tmp_path: Pa
     for function in ("void worker_main(void *arg)", "void release_worker(void *arg)"):
         assert function in main
     presets = json.loads((project / "CMakePresets.json").read_text())
-    assert [p["name"] for p in presets["configurePresets"]] == ["base", "sim", "qemu-m3", "qemu-m4"]
+    assert [p["name"] for p in presets["configurePresets"]] == [
+        "base", "sim", "qemu-m3", "qemu-m4", "qemu-rv32", "qemu-rv32f",
+    ]  # fmt: skip
     assert all("toolchainFile" not in p for p in presets["configurePresets"])
 
 
@@ -199,7 +201,7 @@ def test_the_board_s_preset_and_clock(tmp_path: Path) -> None:
     assert "stm32f407" not in [p["name"] for p in presets["testPresets"]]
     yaml = (project / "app.yaml").read_text()
     assert "name: stm32f407\n" in yaml and "clock_hz: 168000000\n" in yaml
-    assert "targets: [qemu-m4, sim, qemu-m3]" in yaml
+    assert "targets: [qemu-m4, sim, qemu-m3, qemu-rv32, qemu-rv32f]" in yaml
     readme = (project / "README.md").read_text()
     assert "tacet build --target qemu-m4 --board stm32f407" in readme
 
@@ -308,6 +310,30 @@ def test_a_thread_added_to_app_yaml(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "logger ran at tick 0" in result.stdout
     assert NEW_OK.search(result.stdout)
+
+
+@needs_cmake
+@needs_riscv
+def test_qemu_rv32_project(tmp_path: Path) -> None:
+    """A project for RISC-V: tacet run (traced, decoded), then CMake alone with its preset's
+    test under QEMU."""
+    project = tmp_path / "rv"
+    result = tacet("new", "rv", "--target", "qemu-rv32", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    add_thread(project, 512, entry=True)
+    trace = tmp_path / "rv.tctrace"
+    result = tacet("run", "--target", "qemu-rv32", "--trace", str(trace), cwd=project)
+    assert result.returncode == 0, result.stderr
+    match = NEW_OK.search(result.stdout)
+    assert match and match.groups() == ("rv", "riscv")
+    assert "logger ran" in result.stdout
+    decoded = tacet("trace", str(trace), cwd=project)
+    assert decoded.returncode == 0, decoded.stderr
+    assert "port riscv, cpu rv32imac" in flat(decoded.stdout)
+    configured = run_ok("cmake", "--preset", "qemu-rv32", cwd=project)
+    assert "riscv port, rv32imac" in configured
+    run_ok("cmake", "--build", "--preset", "qemu-rv32", cwd=project)
+    assert "100% tests passed" in run_ok("ctest", "--preset", "qemu-rv32", cwd=project)
 
 
 @needs_cmake

@@ -57,7 +57,8 @@ def test_the_package_layout(prefix: Path) -> None:
     assert (prefix / "share" / "tacet" / "cmake" / "arm-none-eabi.cmake").is_file()
     # The licence travels with the package (where Debian and CMake projects put it).
     assert (prefix / "share" / "doc" / "tacet" / "LICENSE").read_text() == (
-        REPO / "LICENSE").read_text()
+        REPO / "LICENSE"
+    ).read_text()
     if HAVE_ARM:
         ld = prefix / "lib" / "tacet" / "cortex-m3" / "ld"
         assert sorted(p.name for p in ld.iterdir()) == ["cortex-m.ld", "mps2-an385.ld"]

@@ -29,7 +29,7 @@ from tacet.core.yamldoc import DescriptionError
 from tacet.power import energy
 from tacet.power import tables as power
 
-BOARDS = ("lpc2148", "s3c2440", "mps2-an385", "mps2-an386", "sim")
+BOARDS = ("lpc2148", "s3c2440", "mps2-an385", "mps2-an386", "virt-rv32", "sim")
 
 GOOD = """\
 name: board
@@ -68,7 +68,7 @@ def test_every_board_file_loads(board: str) -> None:
     assert table.display == f"power/{board}.yaml"
     assert 1 <= len(table.points) <= power.max_points()
     assert table.source and table.notes
-    assert table.placeholder == (board.startswith("mps2") or board == "sim")
+    assert table.placeholder == (board.startswith(("mps2", "virt")) or board == "sim")
 
 
 def test_every_file_in_power_is_a_board_tested_here() -> None:

@@ -199,6 +199,23 @@ def test_a_hand_over_preempts_again(eng: engine.Engine) -> None:
     assert analysis.analyze(ts.analysis_tasks()).tasks[1].preemptions == 2
 
 
+def test_simultaneous_releases_are_handed_out_in_description_order(eng: engine.Engine) -> None:
+    """The release handler gives the semaphores of the threads due in one cycle in the
+    description's order, and each give is a decision: the thread chosen first holds its
+    threshold against those released after it in the same handler, though it runs only when
+    the handler returns (docs/simulator.md, Releases)."""
+    shielded = replace(task("A", 5, 100, 10), threshold=1)  # priority 5, threshold 1
+    urgent = task("B", 3, 100, 10)
+    first = eng.run(TaskSet((shielded, urgent)), horizon=100)
+    # A, given first, is chosen with its threshold in force: B (3) does not beat 1.
+    assert first.thread("A").response_max == 10
+    assert first.thread("B").response_max == 20
+    second = eng.run(TaskSet((urgent, shielded)), horizon=100)
+    # B, given first, is chosen; A (5) does not beat B's threshold (3).
+    assert second.thread("B").response_max == 10
+    assert second.thread("A").response_max == 20
+
+
 # ---- tacet simulate ------------------------------------------------------------------------
 
 
@@ -233,6 +250,28 @@ def test_costs_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None
     assert data["totals"]["switch_cycles"] > 0
     status, out, _ = run(capsys, str(EXAMPLE), "--json", "--switch-cost", "50")
     assert json.loads(out)["overheads"]["switch_cycles"] == 50
+
+
+def test_no_overheads_as_on_tacet_analyze(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    status, out, _ = run(capsys, str(EXAMPLE), "--json", "--target", "qemu-m3", "--no-overheads")
+    assert status == 0
+    data = json.loads(out)
+    assert data["overheads"]["switch_cycles"] == data["overheads"]["release_cycles"] == 0
+    assert data["overheads"]["source"] == "none (--no-overheads)"
+    assert data["totals"]["switch_cycles"] == 0
+    bench = tmp_path / "results.json"  # refused before the file is read
+    for argv, words in (
+        (["--switch-cost", "5"], "give it or --switch-cost, not both"),
+        (["--switch-cost-from", str(bench)], "give it or --switch-cost-from, not both"),
+    ):
+        status, out, err = run(capsys, str(EXAMPLE), "--no-overheads", *argv)
+        assert status == 1 and out == "" and words in err, err
+    with pytest.raises(SystemExit):
+        run(capsys, "--help")
+    text = " ".join(capsys.readouterr().out.split())
+    assert "3 when a job missed its deadline, 4 when the simulation exceeded a bound" in text
 
 
 @pytest.mark.parametrize(

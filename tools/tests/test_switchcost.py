@@ -41,7 +41,7 @@ def results(values: list[int] | None = None) -> dict[str, Any]:
             for s in rh.series
         )
         runs[0] = Run("rhealstone", "default", ("qemu",), 0, 1.0, output=replace(rh, series=series))
-    return bench_results.assemble(dict(META), runs, bench_results.load_anchors())
+    return bench_results.assemble(dict(META), runs)
 
 
 def test_samples_become_cycles_of_the_clock() -> None:
@@ -68,7 +68,7 @@ def test_a_wrong_measurement_file_or_clock_is_a_clear_error(tmp_path: Path) -> N
         with pytest.raises(TacetError, match="clock must be a positive integer"):
             switchcost.from_results(doc, "r.json", PREEMPTION, bad)  # type: ignore[arg-type]
     sim = dict(META, target="sim")
-    sim_doc = bench_results.assemble(sim, make_runs(), bench_results.load_anchors())
+    sim_doc = bench_results.assemble(sim, make_runs())
     for m in sim_doc["measurements"]:
         m["unit"] = "virtual cycles"
     with pytest.raises(TacetError, match="in virtual cycles, not instructions"):

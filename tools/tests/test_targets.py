@@ -12,8 +12,8 @@ from tacet.core.targets import TARGETS, get_target
 REPO = Path("/src/tacet")
 
 
-def test_the_three_targets() -> None:
-    assert list(TARGETS) == ["sim", "qemu-m3", "qemu-m4"]
+def test_the_five_targets() -> None:
+    assert list(TARGETS) == ["sim", "qemu-m3", "qemu-m4", "qemu-rv32", "qemu-rv32f"]
     for name, target in TARGETS.items():
         assert target.name == name
         assert target.build_dir(REPO) == REPO / "build" / name
@@ -59,8 +59,34 @@ def test_qemu_configure_and_run(name: str, cpu: str, machine: str, qemu_cpu: str
     ]  # fmt: skip
 
 
+@pytest.mark.parametrize(
+    ("name", "cpu", "qemu_cpu"),
+    [("qemu-rv32", "rv32imac", "rv32,f=off,d=off"), ("qemu-rv32f", "rv32imafc", "rv32,f=on,d=off")],
+)
+def test_riscv_configure_and_run(name: str, cpu: str, qemu_cpu: str) -> None:
+    """QEMU's virt machine without firmware, its real-time clock on virtual time, one
+    instruction per nanosecond (mcycle counts instructions: ports/riscv)."""
+    target = get_target(name)
+    build_dir = target.build_dir(REPO)
+    assert target.configure_command(REPO, build_dir) == [
+        "cmake", "-S", "/src/tacet", "-B", f"/src/tacet/build/{name}", "-G", "Ninja",
+        "-DTACET_PORT=riscv", f"-DTACET_CPU={cpu}",
+        "-DCMAKE_TOOLCHAIN_FILE=/src/tacet/cmake/riscv32-unknown-elf.cmake",
+    ]  # fmt: skip
+    assert target.compiler == "riscv64-unknown-elf-gcc"
+    assert target.fpu == (cpu == "rv32imafc")
+    elf = build_dir / "examples" / "threads"
+    assert target.run_command(elf) == [
+        "qemu-system-riscv32", "-M", "virt", "-cpu", qemu_cpu, "-bios", "none", "-rtc",
+        "clock=vm", "-nographic", "-icount", "shift=0", "-semihosting-config",
+        "enable=on,target=native", "-kernel", str(elf),
+    ]  # fmt: skip
+
+
 def test_unknown_target_names_the_known_ones() -> None:
-    with pytest.raises(TacetError, match=r"unknown target 'm0'.*sim, qemu-m3, qemu-m4"):
+    with pytest.raises(
+        TacetError, match=r"unknown target 'm0'.*sim, qemu-m3, qemu-m4, qemu-rv32, qemu-rv32f"
+    ):
         get_target("m0")
 
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """The decoder against the kernel: tests/trace_known run with `tacet run --trace` on the sim
-port, qemu-m3 and qemu-m4, its dump decoded, and every event the program makes happen found
-with its fields (tests/trace_known/trace_known.c says what it does)."""
+port, qemu-m3, qemu-m4 and qemu-rv32, its dump decoded, and every event the program makes
+happen found with its fields (tests/trace_known/trace_known.c says what it does)."""
 
 import itertools
 import shutil
@@ -21,8 +21,14 @@ needs_qemu = pytest.mark.skipif(
     reason="needs qemu-system-arm and arm-none-eabi-gcc",
 )
 
+needs_riscv = pytest.mark.skipif(
+    not (shutil.which("qemu-system-riscv32") and shutil.which("riscv64-unknown-elf-gcc")),
+    reason="needs qemu-system-riscv32 and riscv64-unknown-elf-gcc",
+)
+
 TARGETS = [
     pytest.param("sim", 8, "sim", "host", id="sim"),
+    pytest.param("qemu-rv32", 4, "riscv", "rv32imac", id="qemu-rv32", marks=needs_riscv),
     pytest.param("qemu-m3", 4, "cortex-m", "cortex-m3", id="qemu-m3", marks=needs_qemu),
     pytest.param("qemu-m4", 4, "cortex-m", "cortex-m4f", id="qemu-m4", marks=needs_qemu),
 ]

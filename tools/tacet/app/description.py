@@ -47,7 +47,7 @@ SCHEMA_PATH = REPO / "schema" / "tacet-app.schema.json"
 
 DEFAULT_PRIORITIES = 256
 DEFAULT_TICK_HZ = 1000
-DEFAULT_TARGETS = ("sim", "qemu-m3", "qemu-m4")
+DEFAULT_TARGETS = ("sim", "qemu-m3", "qemu-m4", "qemu-rv32", "qemu-rv32f")
 U32_MAX = 0xFFFFFFFF
 
 # The kinds of object a description declares, in the order the generated code creates them,
@@ -342,8 +342,8 @@ def schema() -> dict[str, Any]:
 @cache
 def port_stack_minimum() -> dict[str, tuple[int, str]]:
     """TC_PORT_STACK_MIN of each target, read from its port's tacet_port.h: target ->
-    (bytes, where it is defined). The Cortex-M port defines it twice, with the FPU's frame
-    (__ARM_FP: the M4F) first."""
+    (bytes, where it is defined). The Cortex-M and RISC-V ports define it twice, with the
+    FPU's registers (__ARM_FP: the M4F; __riscv_flen: rv32imafc) first."""
     found: dict[str, tuple[int, str]] = {}
     for name, target in TARGETS.items():
         header = REPO / "ports" / target.port / "include" / "tacet_port.h"
@@ -354,8 +354,7 @@ def port_stack_minimum() -> dict[str, tuple[int, str]]:
         values = [int(v) for v in re.findall(r"#define\s+TC_PORT_STACK_MIN\s+(\d+)u?\b", text)]
         if not values:
             continue
-        has_fpu = ("TACET_CPU", "cortex-m4f") in target.definitions
-        value = values[0] if has_fpu or len(values) == 1 else values[1]
+        value = values[0] if target.fpu or len(values) == 1 else values[1]
         found[name] = (value, str(header.relative_to(REPO)))
     return found
 

@@ -10,6 +10,7 @@ from rich.table import Table
 
 from tacet.analysis import rta as analysis
 from tacet.app.description import App
+from tacet.core.errors import TacetError
 
 
 class View(NamedTuple):
@@ -23,11 +24,42 @@ class View(NamedTuple):
     others: list[str]  # threads without a period: not analysed
 
 
-def overheads(app: App, target: str | None, none: bool) -> analysis.Overheads:
-    """The overheads charged: none, ``target``'s, or the description's first target's."""
+def overheads(
+    app: App,
+    target: str | None = None,
+    *,
+    none: bool = False,
+    switch: int | None = None,
+    release: int | None = None,
+    simulation: bool = False,
+) -> analysis.Overheads:
+    """The kernel overheads charged, as ``tacet analyze`` and ``tacet simulate`` take them: none
+    (``none``, --no-overheads); else those of ``target`` (default: the description's first),
+    with the switch and the release cost replaced by ``switch`` / ``release`` (--switch-cost,
+    --release-cost) or, for the simulator (``simulation``), by the description's
+    simulation.switch_cost / release_cost. The source says where each figure came from."""
     if none:
+        given = [
+            o for o, v in (("--switch-cost", switch), ("--release-cost", release)) if v is not None
+        ]
+        if given:
+            raise TacetError(f"--no-overheads charges nothing: give it or {given[0]}, not both")
         return analysis.Overheads(0, 0, "none (--no-overheads)")
-    return replace(app, targets=(target,)).overheads() if target else app.overheads()
+    base = replace(app, targets=(target,)).overheads() if target else app.overheads()
+    costs = {"switch": base.switch, "release": base.release}
+    said = []
+    for what, option in (("switch", switch), ("release", release)):
+        described = getattr(app.simulation, f"{what}_cost") if simulation else None
+        value = option if option is not None else described
+        if value is None:
+            continue
+        if value < 0:
+            raise TacetError(f"--{what}-cost {value}: must be 0 or more cycles")
+        where = "the command line" if option is not None else f"simulation.{what}_cost"
+        said.append(f"{what} {value} from {where}")
+        costs[what] = value
+    source = base.source if not said else "; ".join(said) + f"; otherwise {base.source}"
+    return analysis.Overheads(costs["switch"], costs["release"], source)
 
 
 def microseconds(cycles: int | None, clock_hz: int) -> float | None:

@@ -154,9 +154,10 @@ def scaling_table(doc: dict[str, Any]) -> list[str]:
     return _table(header, body)
 
 
-def anchor_kernels(rows: Sequence[dict[str, Any]]) -> list[str]:
-    """The kernels whose anchor figures stand beside these rows (none on another target)."""
-    return list(dict.fromkeys(k for r in rows for k in r["anchors"]))
+ANCHORS_NOTE = (
+    "Tacet's figures only: ThreadX and FreeRTOS run the same programs beside them in "
+    "`tacet bench anchors --target qemu-m3 --threadx DIR --freertos DIR` (docs/measurements.md)."
+)
 
 
 def thread_metric_table(doc: dict[str, Any]) -> list[str]:
@@ -164,23 +165,13 @@ def thread_metric_table(doc: dict[str, Any]) -> list[str]:
     if not rows:
         return []
     builds = list(dict.fromkeys(r["build"] for r in rows))
-    kernels = anchor_kernels(rows)
     by = {(r["build"], r["test"]): r for r in rows}
     tests = list(dict.fromkeys(r["test"] for r in rows))
-    body = []
-    for t in tests:
-        anchors = next((by[(b, t)]["anchors"] for b in builds if (b, t) in by), {})
-        body.append(
-            [
-                t,
-                *(_f(anchors.get(k)) for k in kernels),
-                *(_f(by[(b, t)]["value"]) if (b, t) in by else "—" for b in builds),
-            ]
-        )
+    body = [[t, *(_f(by[(b, t)]["value"]) if (b, t) in by else "—" for b in builds)] for t in tests]
     return [
-        f"In {rows[0]['unit']}.",
+        f"In {rows[0]['unit']}. {ANCHORS_NOTE}",
         "",
-        *_table(["test", *kernels, *(f"Tacet {b}" for b in builds)], body),
+        *_table(["test", *(f"Tacet {b}" for b in builds)], body),
     ]
 
 
@@ -259,8 +250,6 @@ def markdown(doc: dict[str, Any], command: str) -> str:
     for title, body in sections:
         if body:
             lines += [f"## {title}", "", *body, ""]
-    if anchor_kernels(doc["thread_metric"]) and doc["anchors"].get("description"):
-        lines += [f"Thread-Metric anchors: {doc['anchors']['description']}", ""]
     return "\n".join(lines)
 
 
@@ -374,16 +363,8 @@ def plot_thread_metric(doc: dict[str, Any], path: Path) -> bool:
         return False
     builds = list(dict.fromkeys(r["build"] for r in rows))
     tests = list(dict.fromkeys(r["test"] for r in rows))
-    kernels = anchor_kernels(rows)
     by = {(r["build"], r["test"]): r for r in rows}
-
-    def anchor(kernel: str, test: str) -> float:
-        return (
-            next((by[(b, test)]["anchors"].get(kernel) for b in builds if (b, test) in by), 0) or 0
-        )
-
-    bars = [(k, [anchor(k, t) for t in tests]) for k in kernels]
-    bars += [
+    bars = [
         (f"Tacet {b}", [by[(b, t)]["value"] if (b, t) in by else 0 for t in tests]) for b in builds
     ]
     fig = _figure(9, 4)
@@ -397,8 +378,7 @@ def plot_thread_metric(doc: dict[str, Any], path: Path) -> bool:
         fontsize=8,
     )
     ax.set_ylabel(rows[0]["unit"])
-    quoted = " (anchors: quoted, measured elsewhere)" if kernels else ""
-    ax.set_title(f"Thread-Metric on {doc['meta']['target']}{quoted}")
+    ax.set_title(f"Thread-Metric on {doc['meta']['target']} (Tacet; anchors: tacet bench anchors)")
     ax.legend(fontsize=8)
     fig.savefig(path, dpi=100)
     return True

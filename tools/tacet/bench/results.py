@@ -35,7 +35,6 @@ from tacet.core.repo import HOME
 
 REPO = HOME
 SCHEMA_PATH = REPO / "schema" / "tacet-bench.schema.json"
-ANCHORS_PATH = REPO / "bench" / "thread_metric" / "anchors.json"
 FORMAT = "tacet-bench-results"
 VERSION = 1
 
@@ -187,7 +186,7 @@ def measurements(run: Run) -> list[dict[str, Any]]:
     return out
 
 
-def thread_metric_rows(run: Run, anchors: dict[str, Any]) -> list[dict[str, Any]]:
+def thread_metric_rows(run: Run) -> list[dict[str, Any]]:
     assert run.thread_metric is not None
     tm = run.thread_metric
     rows = []
@@ -203,11 +202,6 @@ def thread_metric_rows(run: Run, anchors: dict[str, Any]) -> list[dict[str, Any]
                 "operations": r.operations,
                 "what": r.what,
                 "judged": judged,
-                "anchors": {
-                    kernel: figures[r.test]
-                    for kernel, figures in anchors.get("kernels", {}).items()
-                    if judged and r.test in figures
-                },
             }
         )
     return rows
@@ -359,24 +353,16 @@ def goals(
     return out
 
 
-def load_anchors(path: Path = ANCHORS_PATH) -> dict[str, Any]:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise TacetError(f"cannot read the Thread-Metric anchors {path}: {error}") from None
-
-
-def assemble(meta: dict[str, Any], runs: Sequence[Run], anchors: dict[str, Any]) -> dict[str, Any]:
-    """The results document."""
+def assemble(meta: dict[str, Any], runs: Sequence[Run]) -> dict[str, Any]:
+    """The results document. Thread-Metric's figures are Tacet's alone: other kernels are
+    measured beside them by `tacet bench anchors` (tacet.bench.anchors), never quoted."""
     ms: list[dict[str, Any]] = []
     tm: list[dict[str, Any]] = []
-    # The anchors were counted on one target: beside another's figures they would mislead.
-    beside = anchors if anchors.get("target") == meta["target"] else {}
     for run in runs:
         if run.output is not None:
             ms.extend(measurements(run))
         if run.thread_metric is not None:
-            tm.extend(thread_metric_rows(run, beside))
+            tm.extend(thread_metric_rows(run))
     curves = scaling_curves(ms)
     return {
         "format": FORMAT,
@@ -402,7 +388,6 @@ def assemble(meta: dict[str, Any], runs: Sequence[Run], anchors: dict[str, Any])
         "scaling": curves,
         "comparison": seed003_comparison(ms),
         "goals": goals(meta["target"], ms, curves),
-        "anchors": anchors,
     }
 
 

@@ -21,6 +21,7 @@ from dataclasses import replace
 from tacet.analysis import rta as analysis
 from tacet.app import schedulability
 from tacet.app.description import load
+from tacet.cli.options import add_overhead_arguments
 from tacet.core.errors import TacetError
 
 UNSCHEDULABLE = 3
@@ -33,8 +34,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Analyse the periodic threads of APP.yaml under fixed-priority "
         "preemption-threshold scheduling: priorities and thresholds (the `auto` ones chosen), "
         "worst-case response times against deadlines, predicted context switches, the "
-        "non-preemptive groups and the stack they save. Exit status 3 when a deadline can "
-        "be missed.",
+        "non-preemptive groups and the stack they save.",
+        epilog="Exit status: 0 when every periodic thread meets its deadline, 3 when one can "
+        "miss it, 1 for a description or an option in error, 2 for a command line argparse "
+        "refused.",
     )
     parser.add_argument("description", metavar="APP.yaml", help="the system description")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
@@ -43,20 +46,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="THREAD",
         help="print the busy-period derivation of THREAD, step by step",
     )
-    parser.add_argument(
-        "--target",
-        choices=("sim", "qemu-m3", "qemu-m4"),
-        help="the target whose kernel overheads are charged (default: the description's first)",
-    )
+    add_overhead_arguments(parser, simulation=False)
     parser.add_argument(
         "--policy",
         choices=analysis.POLICIES,
         help="how `auto` priorities are chosen (default: the description's `policy`)",
-    )
-    parser.add_argument(
-        "--no-overheads",
-        action="store_true",
-        help="charge no kernel overheads (the task model alone)",
     )
     parser.set_defaults(handler=handle)
 
@@ -65,7 +59,13 @@ def handle(args: argparse.Namespace) -> int:
     app = load(args.description)
     if args.policy:
         app = replace(app, policy=args.policy)
-    overheads = schedulability.overheads(app, args.target, args.no_overheads)
+    overheads = schedulability.overheads(
+        app,
+        args.target,
+        none=args.no_overheads,
+        switch=args.switch_cost,
+        release=args.release_cost,
+    )
     # The `auto` values as `tacet config` chooses them (the overheads of the description's
     # first target), whatever --target says: the code analysed is the code generated.
     tasks = app.resolve()

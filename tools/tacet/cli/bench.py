@@ -3,6 +3,7 @@
 ``tacet bench compare`` to judge a change against an earlier run (tacet.bench, docs/bench.md)."""
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from tacet.bench import anchors as bench_anchors
 from tacet.bench import report as bench_report
 from tacet.bench import results as bench_results
 from tacet.bench.results import Run
@@ -28,7 +30,6 @@ from tacet.bench.suite import (
 from tacet.cli.options import add_target_arguments
 from tacet.core.errors import TacetError
 from tacet.core.host import require_tool
-from tacet.core.targets import QEMU
 from tacet.project import cmake
 from tacet.project.setup import resolve_setup
 
@@ -38,7 +39,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "bench",
         help="run the benchmark suite and write results, or compare two results",
         usage="%(prog)s [--target T] [--out DIR] [--repeat K] [--quick]\n"
-        "       %(prog)s compare A.json B.json [--threshold PCT]",
+        "       %(prog)s compare A.json B.json [--threshold PCT]\n"
+        "       %(prog)s anchors --target qemu-m3|qemu-m4 [--threadx DIR] [--freertos DIR] "
+        "[--seconds S]",
         description="Build and run the benchmark programs on a target (the Rhealstone "
         "parameters between empty threads and inside workloads, the preemption cost against "
         "the number of ready threads, Thread-Metric) and write results.json, results.md and "
@@ -87,7 +90,56 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help=f"percent a mean may rise before it is a regression (default {DEFAULT_THRESHOLD:g})",
     )
     compare.set_defaults(handler=handle_compare)
+    register_anchors(actions)
     parser.set_defaults(handler=handle)
+
+
+def register_anchors(actions: argparse._SubParsersAction) -> None:
+    anchors = actions.add_parser(
+        "anchors",
+        prog="tacet bench anchors",
+        usage="%(prog)s --target qemu-m3|qemu-m4 [--threadx DIR] [--freertos DIR] [--seconds S] "
+        "[--out DIR]",
+        help="Thread-Metric on Tacet, ThreadX and FreeRTOS, like for like",
+        description="Build the Thread-Metric programs (bench/thread_metric) for Tacet's default "
+        "and lean kernels and for ThreadX and FreeRTOS from the source trees given (each in the "
+        "configurations docs/measurements.md lists), run them all on the target under QEMU, "
+        "and print one table of instructions per operation with the ratios of the goals. A "
+        "kernel whose tree is not given is left out, and the report says so.",
+    )
+    add_target_arguments(anchors)
+    for action in anchors._actions:  # `tacet bench --target T anchors` keeps its T
+        if action.dest in ("target", "repo", "build_dir"):
+            action.default = argparse.SUPPRESS
+    for kernel in bench_anchors.KERNELS:
+        anchors.add_argument(
+            kernel.option,
+            type=Path,
+            metavar="DIR",
+            help=f"{kernel.name}'s source tree ({kernel.variable}); without it, no {kernel.name} "
+            "columns",
+        )
+        anchors.add_argument(
+            f"{kernel.option}-commit",
+            default="",
+            metavar="COMMIT",
+            help=f"{kernel.name}'s commit, for the report (default: what git says of the tree)",
+        )
+    anchors.add_argument(
+        "--seconds",
+        type=int,
+        default=bench_anchors.DEFAULT_SECONDS,
+        metavar="S",
+        help=f"reporting interval per test, 1..3600 (default {bench_anchors.DEFAULT_SECONDS}, "
+        "the suite's)",
+    )
+    anchors.add_argument(
+        "--jobs", type=int, default=1, metavar="N", help="programs run at once (default 1)"
+    )
+    anchors.add_argument(
+        "--out", type=Path, help="also write anchors.md and anchors.json into this directory"
+    )
+    anchors.set_defaults(handler=handle_anchors)
 
 
 def _progress() -> Progress:
@@ -109,13 +161,12 @@ def handle(args: argparse.Namespace) -> int:
     setup = resolve_setup(args)
     target = setup.target
     if target.emulated:
-        require_tool(QEMU, f"target {target.name}")
+        require_tool(target.qemu, f"target {target.name}")
     repeat = QUICK_REPEAT if args.quick else args.repeat
     tm_interval = QUICK_TM_INTERVAL if args.quick else str(args.tm_seconds)
     out = (setup.cwd / args.out).resolve()
     if out.exists() and not out.is_dir():
         raise TacetError(f"--out {args.out}: {out} is not a directory", status=2)
-    anchors = bench_results.load_anchors()
     programs = plan(target, repeat, tm_interval)
     runs: list[Run] = []
     with _progress() as progress:
@@ -135,7 +186,7 @@ def handle(args: argparse.Namespace) -> int:
             progress.update(task, description=f"{target.name}: run {p.name} {' '.join(p.args)}")
             runs.append(run_program(setup, executables[p.name], p))
             progress.advance(task)
-    doc = bench_results.assemble(metadata(setup, repeat, args.quick, tm_interval), runs, anchors)
+    doc = bench_results.assemble(metadata(setup, repeat, args.quick, tm_interval), runs)
     bench_results.validate(doc, "the results of this run")
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
@@ -195,4 +246,81 @@ def handle_compare(args: argparse.Namespace) -> int:
         f"no regression: none of {judged} judged measurements rose by more than "
         f"{args.threshold:g} %"
     )
+    return 0
+
+
+def handle_anchors(args: argparse.Namespace) -> int:
+    if not 1 <= args.seconds <= 3600:
+        raise TacetError(f"--seconds {args.seconds}: must be 1 to 3600", status=2)
+    if not 1 <= args.jobs <= 64:
+        raise TacetError(f"--jobs {args.jobs}: must be 1 to 64", status=2)
+    for name in ("target", "repo", "build_dir"):
+        if not hasattr(args, name):
+            setattr(args, name, None)
+    setup = resolve_setup(args)
+    target = setup.target
+    if target.port != "cortex-m" or not target.emulated:
+        raise TacetError(
+            f"--target {target.name}: the anchors are compared under QEMU: qemu-m3 or qemu-m4",
+            status=2,
+        )
+    require_tool(target.qemu, f"target {target.name}")
+    given: dict[str, Path] = {}
+    definitions = []
+    for kernel in bench_anchors.KERNELS:
+        tree = getattr(args, kernel.key)
+        if tree is not None:
+            tree = (setup.cwd / tree).resolve()
+            if not tree.is_dir():
+                raise TacetError(f"{kernel.option} {tree}: no such directory", status=2)
+            given[kernel.key] = tree
+        commit = getattr(args, f"{kernel.key}_commit")
+        definitions += [
+            (kernel.variable, str(tree or "")),
+            (kernel.variable.replace("_DIR", "_COMMIT"), commit),
+        ]
+    target = dataclasses.replace(
+        target, extra_definitions=(*target.extra_definitions, *definitions)
+    )
+    builds = bench_anchors.plan(list(given))
+    with _progress() as progress:
+        task = progress.add_task(f"{target.name}: configure", total=2 * len(builds) + 1)
+        cmake.configure(target, setup.repo, setup.build_dir, output="on-failure")
+        progress.advance(task)
+        for b in builds:
+            progress.update(task, description=f"{target.name}: build {b.program}")
+            cmake.build(setup.build_dir, f"{b.program} for target {target.name}", b.program,
+                        output="on-failure")  # fmt: skip
+            progress.advance(task)
+        progress.update(task, description=f"{target.name}: run the programs")
+        columns = bench_anchors.run_all(
+            target, cmake.executables(setup.build_dir), builds, args.seconds, jobs=args.jobs,
+            progress=lambda _b: progress.advance(task),
+        )  # fmt: skip
+    tools = metadata(setup, 0, False, str(args.seconds))
+    meta = {
+        "target": target.name,
+        "machine": target.qemu_machine,
+        "commit": tools["commit"],
+        "dirty": tools["dirty"],
+        "date": tools["date"],
+        "compiler": tools["compiler"],
+        "qemu": tools["qemu"],
+        "seconds": args.seconds,
+        "kernels": {k: str(v) for k, v in given.items()},
+    }
+    command = " ".join(
+        [f"tacet bench anchors --target {target.name}"]
+        + [f"{k.option} {args.__dict__[k.key]}" for k in bench_anchors.KERNELS if k.key in given]
+        + ([f"--seconds {args.seconds}"] if args.seconds != bench_anchors.DEFAULT_SECONDS else [])
+    )
+    report = bench_anchors.markdown(columns, meta, command)
+    print(report, end="")
+    if args.out is not None:
+        out = (setup.cwd / args.out).resolve()
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "anchors.md").write_text(report, encoding="utf-8")
+        doc = bench_anchors.document(columns, meta)
+        (out / "anchors.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+        print(f"tacet: wrote {out / 'anchors.md'}, {out / 'anchors.json'}", file=sys.stderr)
     return 0

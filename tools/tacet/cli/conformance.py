@@ -33,7 +33,7 @@ from tacet.conformance.scenario import (
 )
 from tacet.core.errors import TacetError
 from tacet.core.host import require_tool
-from tacet.core.targets import QEMU, Target
+from tacet.core.targets import Target
 from tacet.project.setup import resolve_setup
 
 
@@ -84,7 +84,7 @@ def handle(args: argparse.Namespace) -> int:
     setup = resolve_setup(args)
     target = setup.target
     if target.emulated:
-        require_tool(QEMU, f"target {target.name}")
+        require_tool(target.qemu, f"target {target.name}")
     program = interpreter_program(target, setup.repo, setup.build_dir)
     placeholder = Path("{file}")
     command = interpreter_command(target, program, placeholder)

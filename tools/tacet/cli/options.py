@@ -40,3 +40,33 @@ def add_target_arguments(parser: argparse.ArgumentParser, boards: bool = False) 
         help="CMake build directory (default: build/<target> of the Tacet tree or the project, "
         "build/<target>-<board> for another board)",
     )
+
+
+def add_overhead_arguments(parser: argparse.ArgumentParser, simulation: bool) -> None:
+    """The kernel overheads charged, the same options on ``tacet analyze`` and ``tacet
+    simulate`` (resolved by tacet.app.schedulability.overheads); ``simulation``: the command
+    also reads the description's simulation.switch_cost and release_cost."""
+    section = " and simulation.{}_cost" if simulation else ""
+    parser.add_argument(
+        "--target",
+        choices=("sim", "qemu-m3", "qemu-m4"),
+        help="the target whose kernel overheads are charged (default: the description's first)",
+    )
+    parser.add_argument(
+        "--switch-cost",
+        metavar="CYCLES",
+        type=int,
+        help=f"cycles per context switch (overrides --target{section.format('switch')})",
+    )
+    parser.add_argument(
+        "--release-cost",
+        metavar="CYCLES",
+        type=int,
+        help="cycles of interrupt work per job release (overrides "
+        f"--target{section.format('release')})",
+    )
+    parser.add_argument(
+        "--no-overheads",
+        action="store_true",
+        help="charge no kernel overheads (the task model alone)",
+    )

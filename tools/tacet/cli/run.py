@@ -10,7 +10,6 @@ from pathlib import Path
 from tacet.cli.options import add_target_arguments
 from tacet.core.errors import TacetError
 from tacet.core.host import exit_status, require_tool
-from tacet.core.targets import QEMU
 from tacet.project.build import build_app
 from tacet.project.run import (
     TIMEOUT_STATUS,
@@ -86,7 +85,7 @@ def handle(args: argparse.Namespace) -> int:
     check_runnable(setup)
     target = setup.target
     if target.emulated:
-        require_tool(QEMU, f"target {target.name}")
+        require_tool(target.qemu, f"target {target.name}")
     timeout = target.run_timeout if args.timeout is None else (args.timeout or None)
     trace: Path | None = None
     if args.trace is not None:

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from tacet.app.description import REPO, load
+from tacet.cli.options import add_overhead_arguments
 from tacet.core.errors import TacetError
 from tacet.core.repo import find_repo
 from tacet.sim import engine, regfiles
@@ -20,7 +21,6 @@ from tacet.sim.simulate import (
     DEFAULT_JOBS,
     EXCEEDED,
     MISSED,
-    TARGETS,
     excesses,
     plan,
     print_result,
@@ -37,8 +37,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="run a system description's periodic threads on the real kernel, simulated",
         description="Simulate the periodic and sporadic threads of APP.yaml on the kernel "
         "(sim port, virtual time) and print per thread the measured response times, "
-        "preemptions and blocking beside the analysis' bounds. Exit status 3 when a job "
-        "misses its deadline, 4 when the simulation exceeds a bound of the analysis.",
+        "preemptions and blocking beside the analysis' bounds.",
+        epilog="Exit status: 0 when every job met its deadline within the analysis' bounds, 3 "
+        "when a job missed its deadline, 4 when the simulation exceeded a bound of the "
+        "analysis, 1 for a description or an option in error, 2 for a command line argparse "
+        "refused.",
     )
     parser.add_argument("description", metavar="APP.yaml", nargs="?", help="the system description")
     parser.add_argument(
@@ -54,18 +57,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help="seed of the execution times and jitter drawn (default: simulation.seed, else 0)",
     )
-    parser.add_argument(
-        "--target",
-        choices=TARGETS,
-        help="whose kernel overheads the simulation charges and the analysis counts (default: "
-        "the description's first target)",
-    )
-    parser.add_argument(
-        "--switch-cost",
-        metavar="CYCLES",
-        type=int,
-        help="cycles per context switch (overrides --target and simulation.switch_cost)",
-    )
+    add_overhead_arguments(parser, simulation=True)
     parser.add_argument(
         "--switch-cost-from",
         metavar="RESULTS.json",
@@ -77,13 +69,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--switch-measurement",
         metavar="ID",
         help=f"the measurement --switch-cost-from takes (default {DEFAULT_MEASUREMENT})",
-    )
-    parser.add_argument(
-        "--release-cost",
-        metavar="CYCLES",
-        type=int,
-        help="cycles of interrupt work per job release (overrides --target and "
-        "simulation.release_cost)",
     )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument(

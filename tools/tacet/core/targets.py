@@ -5,7 +5,8 @@ A target fixes the kernel port, the CMake options and toolchain, the build direc
 (``build/<target>`` in the repository) and how a built program is started. A Cortex-M target
 is built for a board (ports/cortex-m/boards/<name>, TACET_CM_BOARD): by default the MPS2 that
 QEMU models, which is what makes it runnable; another board changes the memory map, the
-console and the clocks, and may have no emulator at all.
+console and the clocks, and may have no emulator at all. The RISC-V targets run on QEMU's
+virt machine (ports/riscv/boards/virt).
 """
 
 from collections.abc import Mapping
@@ -16,9 +17,11 @@ from types import MappingProxyType
 from tacet.core.errors import TacetError
 
 QEMU = "qemu-system-arm"
+QEMU_RISCV32 = "qemu-system-riscv32"
 # The configure presets of the repository: one per target, of the same name.
 PRESETS = "CMakePresets.json"
 ARM_GCC = "arm-none-eabi-gcc"
+RISCV_GCC = "riscv64-unknown-elf-gcc"
 
 # What to install (Debian package names) when a host tool is missing.
 INSTALL_HINTS: Mapping[str, str] = MappingProxyType(
@@ -28,6 +31,8 @@ INSTALL_HINTS: Mapping[str, str] = MappingProxyType(
         "ninja": "apt-get install ninja-build",
         ARM_GCC: "apt-get install gcc-arm-none-eabi libnewlib-arm-none-eabi",
         QEMU: "apt-get install qemu-system-arm",
+        RISCV_GCC: "apt-get install gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf",
+        QEMU_RISCV32: "apt-get install qemu-system-misc",
     }
 )
 
@@ -45,6 +50,11 @@ class Target:
     compiler: str | None = None  # cross compiler that must be on PATH
     qemu_machine: str | None = None
     qemu_cpu: str | None = None
+    qemu: str = QEMU  # the emulator program
+    # QEMU's -icount shift: 2^shift ns per instruction (the board's choice, its board.cmake).
+    icount_shift: int = 5
+    fpu: bool = False  # the CPU has an FPU: the port's larger minimum stack (TC_PORT_STACK_MIN)
+    qemu_options: tuple[str, ...] = ()  # more of the board's options, e.g. no firmware
     run_timeout: float | None = None  # seconds; None: the program may run as long as it likes
 
     @property
@@ -72,16 +82,39 @@ class Target:
             return [str(program)]
         assert self.qemu_machine is not None and self.qemu_cpu is not None
         return [
-            QEMU,
+            self.qemu,
             "-M", self.qemu_machine,
             "-cpu", self.qemu_cpu,
+            *self.qemu_options,
             "-nographic",
-            # Deterministic virtual time: 32 ns per instruction (docs: "Measuring on QEMU").
-            "-icount", "shift=5",
+            # Deterministic virtual time: 2^shift ns per instruction (docs: "Measuring on QEMU").
+            "-icount", f"shift={self.icount_shift}",
             # The program's semihosting exit code becomes QEMU's exit status.
             "-semihosting-config", "enable=on,target=native",
             "-kernel", str(program),
         ]  # fmt: skip
+
+
+def _riscv_target(name: str, summary: str, fpu: bool) -> Target:
+    """A target of the RISC-V port on QEMU's virt (ports/riscv/boards/virt/board.cmake): no
+    firmware, the real-time clock on virtual time, one instruction per nanosecond (mcycle then
+    counts instructions); QEMU's generic rv32 CPU with the F extension exactly when the build
+    has it, and never D."""
+    return Target(
+        name=name,
+        summary=summary,
+        port="riscv",
+        definitions=(("TACET_PORT", "riscv"), ("TACET_CPU", "rv32imafc" if fpu else "rv32imac")),
+        toolchain_file="cmake/riscv32-unknown-elf.cmake",
+        compiler=RISCV_GCC,
+        qemu_machine="virt",
+        qemu_cpu=f"rv32,f={'on' if fpu else 'off'},d=off",
+        qemu=QEMU_RISCV32,
+        icount_shift=0,
+        fpu=fpu,
+        qemu_options=("-bios", "none", "-rtc", "clock=vm"),
+        run_timeout=120.0,
+    )
 
 
 TARGETS: Mapping[str, Target] = MappingProxyType(
@@ -112,7 +145,14 @@ TARGETS: Mapping[str, Target] = MappingProxyType(
             compiler=ARM_GCC,
             qemu_machine="mps2-an386",
             qemu_cpu="cortex-m4",
+            fpu=True,
             run_timeout=120.0,
+        ),
+        "qemu-rv32": _riscv_target("qemu-rv32", "RISC-V RV32IMAC under QEMU (virt)", fpu=False),
+        "qemu-rv32f": _riscv_target(
+            "qemu-rv32f",
+            "RISC-V RV32IMAFC (single-precision FPU, lazy FP context) under QEMU (virt)",
+            fpu=True,
         ),
     }
 )

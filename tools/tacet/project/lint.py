@@ -59,8 +59,15 @@ SIM = Port(
 )
 CORTEX_M = Port(
     "cortex-m",
-    sources=("kernel/*.c", "ports/cortex-m/*.c", "ports/cortex-m/boards/mps2/*.c"),
+    sources=(
+        "kernel/*.c", "ports/cortex-m/*.c", "ports/cortex-m/boards/mps2/*.c", "ports/common/*.c",
+    ),
     includes=("include", "kernel", "ports/cortex-m/include", "ports/cortex-m/boards/mps2/include"),
+)  # fmt: skip
+RISCV = Port(
+    "riscv",
+    sources=("kernel/*.c", "ports/riscv/*.c", "ports/riscv/boards/virt/*.c", "ports/common/*.c"),
+    includes=("include", "kernel", "ports/riscv/include", "ports/riscv/boards/virt/include"),
 )
 
 # CMSIS-RTOS2 on Tacet (docs/cmsis-rtos2.md): built and tested on the default kernel of each
@@ -97,12 +104,14 @@ class Configuration:
 
 
 # The configurations of the Makefile's TEST_BUILDS, their tests and benchmarks (see
-# tests/CMakeLists.txt, ports/cortex-m/tests.cmake, bench/CMakeLists.txt), and the footprint's
-# minimal one (cortex-m3-lean).
+# tests/CMakeLists.txt, ports/cortex-m/tests.cmake, ports/riscv/tests.cmake,
+# bench/CMakeLists.txt), and the footprint's minimal one (cortex-m3-lean).
 CM3 = ("__arm__", "__ARM_ARCH_7M__")
 CM4F = ("__arm__", "__ARM_ARCH_7EM__", "__ARM_FP=4")
 OS = ("__OPTIMIZE_SIZE__",)  # the toolchain file's -Os; the benchmarks are built at -O2
 LEAN = ("TC_CHECKS=0", "TC_STATS=0", "TC_STACK_CHECK=0", "TC_PRIORITIES=32")
+RV32 = ("__riscv", "__riscv_xlen=32")
+RV32F = (*RV32, "__riscv_flen=32")
 CONFIGURATIONS: tuple[Configuration, ...] = (
     Configuration("sim", SIM, ("__x86_64__",), (CMSIS_OS2,)),
     Configuration("sim-prio32", SIM, ("__x86_64__", "TC_PRIORITIES=32")),
@@ -133,6 +142,11 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
     Configuration("sim-powertrace", SIM, ("__x86_64__", "TC_POWER=1", "TC_TRACE=1")),
     Configuration("cortex-m3-powertrace", CORTEX_M, (*CM3, *OS, "TC_POWER=1", "TC_TRACE=1")),
     Configuration("cortex-m4f-stm32f407", STM32F407, (*CM4F, *OS)),
+    Configuration("rv32imac", RISCV, (*RV32, *OS)),
+    Configuration("rv32imac-irqoff", RISCV, (*RV32, *OS, "TC_IRQ_OFF_MEASURE=1")),
+    Configuration("rv32imac-bench", RISCV, (*RV32, "TC_RV_IDLE_WFI=0", *LEAN)),
+    Configuration("rv32imac-powertrace", RISCV, (*RV32, *OS, "TC_POWER=1", "TC_TRACE=1")),
+    Configuration("rv32imafc", RISCV, (*RV32F, *OS)),
 )
 
 

@@ -27,7 +27,6 @@ from tacet.core.targets import (
     TARGETS,
     Board,
     Target,
-    cpu_of,
 )
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "new"
@@ -70,9 +69,9 @@ def source_tree(override: Path | None, cwd: Path) -> Path | None:
 def configuration(target: Target, board: str | None) -> str:
     """The installed configuration (find_package component) a target and board build
     against: cmake/tacet_import.cmake's default of TACET_COMPONENT."""
-    if target.port != "cortex-m":
-        return target.port
-    return board if board is not None else cpu_of(target) or target.port
+    if target.port == "cortex-m" and board is not None:
+        return board
+    return dict(target.definitions).get("TACET_CPU", target.port)
 
 
 def check_prefix(prefix: Path, target: Target, board: str | None) -> Path:

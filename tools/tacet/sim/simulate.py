@@ -29,6 +29,7 @@ from rich.console import Console
 from rich.table import Table
 
 from tacet.analysis import rta as analysis
+from tacet.app import schedulability
 from tacet.app.description import App
 from tacet.app.schedulability import time_text
 from tacet.core.errors import TacetError
@@ -89,29 +90,6 @@ def parse_time(text: str, clock_hz: int, tick_hz: int) -> int:
     return cycles
 
 
-def _overheads(app: App, args: argparse.Namespace) -> analysis.Overheads:
-    base = replace(app, targets=(args.target,)).overheads() if args.target else app.overheads()
-    sim = app.simulation
-    switch, release, said = base.switch, base.release, []
-    for what, option, given in (
-        ("switch", args.switch_cost, sim.switch_cost),
-        ("release", args.release_cost, sim.release_cost),
-    ):
-        value = option if option is not None else given
-        if value is None:
-            continue
-        if value < 0:
-            raise TacetError(f"--{what}-cost {value}: must be 0 or more cycles")
-        where = "the command line" if option is not None else f"simulation.{what}_cost"
-        said.append(f"{what} {value} from {where}")
-        if what == "switch":
-            switch = value
-        else:
-            release = value
-    source = base.source if not said else "; ".join(said) + f"; otherwise {base.source}"
-    return analysis.Overheads(switch, release, source)
-
-
 def _check_sections(app: App) -> None:
     """What the simulator needs of the locks beyond what every description keeps: at most
     MAX_SECTIONS per thread, and those without an offset fitting one after the other."""
@@ -156,13 +134,22 @@ def _measured(app: App, args: argparse.Namespace) -> engine.MeasuredCost | None:
         return None
     if args.switch_cost is not None:
         raise TacetError("give --switch-cost or --switch-cost-from, not both")
+    if getattr(args, "no_overheads", False):
+        raise TacetError("--no-overheads charges nothing: give it or --switch-cost-from, not both")
     return switchcost.from_bench(source, which or DEFAULT_MEASUREMENT, app.board.clock_hz)
 
 
 def plan(app: App, args: argparse.Namespace, hyperperiod: int | None = None) -> Plan:
     _check_sections(app)
     measured = _measured(app, args)
-    overheads = _overheads(app, args)
+    overheads = schedulability.overheads(
+        app,
+        args.target,
+        none=getattr(args, "no_overheads", False),
+        switch=args.switch_cost,
+        release=args.release_cost,
+        simulation=True,
+    )
     if measured is not None:
         overheads = replace(overheads, switch=measured.worst(), source=measured.source)
     threads = app.resolved_threads()

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # How this project finds Tacet; written by `tacet new` (Tacet's docs/using-tacet.md).
-# CMakeLists.txt includes it before project(): a Cortex-M build compiles with Tacet's toolchain
-# file, which project() must already know. After project(), tacet_init() adds the kernel.
+# CMakeLists.txt includes it before project(): a Cortex-M or RISC-V build compiles with Tacet's
+# toolchain file, which project() must already know. After project(), tacet_init() adds the kernel.
 #
 # Tacet is, in this order:
 #   1. TACET_DIR: -DTACET_DIR=DIR, else the environment variable TACET_DIR, else the default
@@ -14,11 +14,12 @@
 #   3. A Tacet source tree fetched at configure time (FetchContent): TACET_GIT_REPOSITORY at
 #      TACET_GIT_TAG (or FETCHCONTENT_SOURCE_DIR_TACET, CMake's override, for a local copy).
 #
-# What the kernel is built for (the presets set them): TACET_PORT (sim | cortex-m), TACET_CPU
-# (cortex-m3 | cortex-m4f), TACET_CM_BOARD (mps2, the QEMU boards; stm32f407 ...) and
+# What the kernel is built for (the presets set them): TACET_PORT (sim | cortex-m | riscv),
+# TACET_CPU (cortex-m3 | cortex-m4f | rv32imac | rv32imafc), TACET_CM_BOARD (mps2, the QEMU boards; stm32f407 ...) and
 # TACET_DEFINITIONS, kernel options (TC_TRACE=1 for a traced build ...). An installed Tacet
 # holds kernels already built, one per configuration: TACET_COMPONENT names the one to use
-# (default: sim, the CPU for the mps2 board, else the board's name; with -trace appended when
+# (default: sim, the CPU for RISC-V and the mps2 board, else the board's name; with -trace
+# appended when
 # TACET_DEFINITIONS holds TC_TRACE=1), and its options and board must be the ones asked for.
 include_guard(GLOBAL)
 
@@ -28,8 +29,9 @@ set(TACET_DIR "" CACHE PATH
 set(TACET_GIT_REPOSITORY "" CACHE STRING
     "Tacet's git repository, fetched (FetchContent) when neither TACET_DIR nor an installed Tacet is found")
 set(TACET_GIT_TAG "" CACHE STRING "The tag or commit of TACET_GIT_REPOSITORY to fetch")
-set(TACET_PORT "sim" CACHE STRING "Kernel port: sim | cortex-m")
-set(TACET_CPU "cortex-m3" CACHE STRING "CPU of the cortex-m port: cortex-m3 | cortex-m4f")
+set(TACET_PORT "sim" CACHE STRING "Kernel port: sim | cortex-m | riscv")
+set(TACET_CPU "cortex-m3" CACHE STRING
+    "CPU of the cortex-m port (cortex-m3 | cortex-m4f) or of the riscv port (rv32imac | rv32imafc)")
 set(TACET_CM_BOARD "mps2" CACHE STRING "Board of the cortex-m port: mps2 | stm32f407 ...")
 set(TACET_COMPONENT "" CACHE STRING
     "The configuration of an installed Tacet to use (default: from the port, CPU, board and TC_TRACE)")
@@ -107,15 +109,20 @@ else()
   endif()
 endif()
 
-# A Cortex-M build compiles with Tacet's toolchain file, unless one is given.
-if(TACET_PORT STREQUAL "cortex-m" AND NOT CMAKE_TOOLCHAIN_FILE)
-  if(_tacet_kind STREQUAL "package")
-    set(_tacet_toolchain ${_tacet_dir}/share/tacet/cmake/arm-none-eabi.cmake)
+# A Cortex-M or RISC-V build compiles with Tacet's toolchain file, unless one is given.
+if(TACET_PORT MATCHES "^(cortex-m|riscv)$" AND NOT CMAKE_TOOLCHAIN_FILE)
+  if(TACET_PORT STREQUAL "riscv")
+    set(_tacet_toolchain_name riscv32-unknown-elf.cmake)
   else()
-    set(_tacet_toolchain ${_tacet_dir}/cmake/arm-none-eabi.cmake)
+    set(_tacet_toolchain_name arm-none-eabi.cmake)
+  endif()
+  if(_tacet_kind STREQUAL "package")
+    set(_tacet_toolchain ${_tacet_dir}/share/tacet/cmake/${_tacet_toolchain_name})
+  else()
+    set(_tacet_toolchain ${_tacet_dir}/cmake/${_tacet_toolchain_name})
   endif()
   if(NOT EXISTS ${_tacet_toolchain})
-    message(FATAL_ERROR "TACET_PORT=cortex-m: no toolchain file ${_tacet_toolchain} in the "
+    message(FATAL_ERROR "TACET_PORT=${TACET_PORT}: no toolchain file ${_tacet_toolchain} in the "
       "Tacet found (${_tacet_how}); give one with -DCMAKE_TOOLCHAIN_FILE")
   endif()
   set(CMAKE_TOOLCHAIN_FILE ${_tacet_toolchain} CACHE FILEPATH "Tacet's toolchain file")
@@ -137,7 +144,7 @@ macro(tacet_init)
     if(NOT _tacet_component)
       if(TACET_PORT STREQUAL "sim")
         set(_tacet_component sim)
-      elseif(TACET_CM_BOARD STREQUAL "mps2")
+      elseif(TACET_PORT STREQUAL "riscv" OR TACET_CM_BOARD STREQUAL "mps2")
         set(_tacet_component ${TACET_CPU})
       else()
         set(_tacet_component ${TACET_CM_BOARD})
@@ -154,6 +161,8 @@ macro(tacet_init)
       string(REPLACE ";" ", " _tacet_installed "${_tacet_installed}")
       if(TACET_PORT STREQUAL "sim")
         set(_tacet_preset sim)
+      elseif(TACET_PORT STREQUAL "riscv")
+        set(_tacet_preset "qemu-rv32 -DTACET_CPU=${TACET_CPU}")
       else()
         set(_tacet_preset "qemu-m3 -DTACET_CPU=${TACET_CPU} -DTACET_CM_BOARD=${TACET_CM_BOARD}")
       endif()
@@ -195,6 +204,8 @@ macro(tacet_init)
   endif()
   if(TACET_PORT STREQUAL "cortex-m")
     set(_tacet_for "${TACET_PORT} port, ${TACET_CPU}, board ${TACET_CM_BOARD}")
+  elseif(TACET_PORT STREQUAL "riscv")
+    set(_tacet_for "${TACET_PORT} port, ${TACET_CPU}")
   else()
     set(_tacet_for "${TACET_PORT} port")
   endif()

@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: MIT
+# Kernel tests on the RISC-V port, included by tests/CMakeLists.txt: the port-neutral tests
+# plus test_riscv, each built per configuration and run under QEMU by ctest (the emulator
+# command, CMAKE_CROSSCOMPILING_EMULATOR, comes from the board: -icount shift=5,sleep=off,
+# semihosting; the program's exit status is the test result).
+#
+# The tests run at TC_TICK_HZ=320: a tick is 3,125,000 instructions (QEMU at -icount shift=0,
+# one instruction per nanosecond), as the Cortex-M tests' 10 Hz at shift=5 -- and for the same
+# reason: on the sim port a test's own code takes no virtual time, and a test that checks the
+# kernel's invariants between steps must see no tick the sim would not show it. (320 divides
+# mtime's 10 MHz into whole ticks, and each of test_power's points.)
+#
+# name | definitions (comma-separated)
+set(TACET_TEST_CONFIGS
+  "base|"
+  "prio1024|TC_PRIORITIES=1024"
+  "nochecks|TC_CHECKS=0"
+  "irqoff|TC_IRQ_OFF_MEASURE=1")
+set(harness tct.c tct_qemu.c tct_riscv.c)
+set(tests ${TACET_TESTS} test_riscv)
+
+add_compile_definitions(TC_TICK_HZ=320u)
+# The spinning idle (TC_RV_IDLE_WFI=0): test_riscv.spin checks that ten ticks are ten mtime
+# periods. The event trace, energy accounting and the rest: tests/qemu.cmake.
+set(spin TC_RV_IDLE_WFI=0)
+set(port_test test_riscv)
+include(${PROJECT_SOURCE_DIR}/tests/qemu.cmake)
+
+# A fault stops the run with a report naming its cause (mcause 2: an illegal instruction) and the
+# exit status 136; the report decides the test (PASS_REGULAR_EXPRESSION), not the status.
+add_executable(riscv_fault riscv_fault.c ${harness})
+target_link_libraries(riscv_fault PRIVATE tacet_kernel_base)
+target_compile_options(riscv_fault PRIVATE ${TACET_WARNINGS})
+add_test(NAME riscv_fault COMMAND riscv_fault)
+set_tests_properties(riscv_fault PROPERTIES
+  PASS_REGULAR_EXPRESSION "tacet: fault: mcause=0x00000002 mepc=0x8"
+  FAIL_REGULAR_EXPRESSION "not stopped"
+  TIMEOUT 60)

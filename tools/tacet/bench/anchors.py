@@ -1,0 +1,415 @@
+# SPDX-License-Identifier: MIT
+"""Thread-Metric like for like (``tacet bench anchors``): the same eight programs
+(bench/thread_metric) on Tacet and on the anchor kernels ThreadX and FreeRTOS, built in one
+tree from source trees the caller names, run on one target by one command, and one table of
+instructions per operation with the ratios Tacet's goals are judged by.
+
+    tacet bench anchors --target qemu-m3 --threadx DIR --freertos DIR [--seconds 30]
+
+An anchor kernel whose tree is not given is left out, and the report says so; nothing is
+quoted from elsewhere. A kernel that cannot restart (ThreadX, FreeRTOS) runs one test per
+program run; Tacet's programs run all eight in one. FreeRTOS has no block pool: its memory
+test is not run. A test whose own check fails on an anchor kernel (FreeRTOS's cooperative
+threads drift apart when the tick rotates them) is shown with its figure and marked, and does
+not count as the better anchor; a check that fails on Tacet is an error.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tacet.bench.format import THREAD_METRIC_TESTS, FormatError, parse_thread_metric
+from tacet.core.errors import TacetError
+from tacet.core.targets import Target
+from tacet.project.run import emulated_command
+
+DEFAULT_SECONDS = 30  # the suite's own reporting interval
+RUN_TIMEOUT = 1800.0
+GOAL = 0.85  # Tacet's goal: at most 0.85 x the anchor
+
+
+@dataclass(frozen=True)
+class Kernel:
+    key: str  # "threadx"
+    name: str  # "ThreadX"
+    variable: str  # the CMake cache variable that names its tree
+    option: str  # the command's option
+    tests: tuple[str, ...]  # what it runs
+
+
+KERNELS = (
+    Kernel("threadx", "ThreadX", "THREADX_DIR", "--threadx", THREAD_METRIC_TESTS),
+    Kernel(
+        "freertos",
+        "FreeRTOS",
+        "FREERTOS_DIR",
+        "--freertos",
+        tuple(t for t in THREAD_METRIC_TESTS if t != "memory"),  # no block pool
+    ),
+)
+KERNEL = {k.key: k for k in KERNELS}
+
+
+@dataclass(frozen=True)
+class Build:
+    """A column of the table: one program, one kernel configuration."""
+
+    key: str
+    program: str  # CMake target in bench/
+    kernel: str | None  # an anchor's key; None: Tacet
+    label: str
+    what: str
+
+    @property
+    def tests(self) -> tuple[str, ...]:
+        return KERNEL[self.kernel].tests if self.kernel else THREAD_METRIC_TESTS
+
+
+BUILDS = (
+    Build("threadx_bare", "thread_metric_threadx_bare", "threadx", "ThreadX bare",
+          "TX_DISABLE_ERROR_CHECKING"),
+    Build("threadx_checks", "thread_metric_threadx_checks", "threadx", "ThreadX checks",
+          "ThreadX's default: the _txe_ argument checks"),
+    Build("threadx_counters", "thread_metric_threadx_counters", "threadx",
+          "ThreadX checks + counters",
+          "the checks + TX_*_ENABLE_PERFORMANCE_INFO for threads, semaphores, queues and block "
+          "pools + the execution profile kit timed by the CMSDK timer: Tacet's default counters"),
+    Build("freertos", "thread_metric_freertos", "freertos", "FreeRTOS", "its defaults"),
+    Build("freertos_stats", "thread_metric_freertos_stats", "freertos", "FreeRTOS stats",
+          "configGENERATE_RUN_TIME_STATS + configUSE_TRACE_FACILITY"),
+    Build("tacet_default", "thread_metric", None, "Tacet default",
+          "checks, counters, stack check, 256 priorities"),
+    Build("tacet_lean", "thread_metric_lean", None, "Tacet lean",
+          "TC_CHECKS=0 TC_STATS=0 TC_STACK_CHECK=0 TC_PRIORITIES=32"),
+)  # fmt: skip
+BUILD = {b.key: b for b in BUILDS}
+
+# The anchors of each goal (docs/measurements.md).
+BARE = ("threadx_bare", "freertos")
+FEATURE_EQUAL = "threadx_counters"
+
+
+@dataclass(frozen=True)
+class Figure:
+    value: float  # instructions per operation
+    operations: int
+    check_failed: bool = False
+
+
+@dataclass
+class Column:
+    """What one build printed: its figures by test and the header's facts."""
+
+    build: Build
+    port: str = ""
+    config: dict[str, str] = field(default_factory=dict)
+    figures: dict[str, Figure] = field(default_factory=dict)
+
+    @property
+    def version(self) -> str:
+        return self.config.get("version", "")
+
+
+def plan(given: Sequence[str]) -> list[Build]:
+    """The builds of a run: Tacet's two and those of every anchor kernel in ``given``."""
+    return [b for b in BUILDS if b.kernel is None or b.kernel in given]
+
+
+def program_args(build: Build, seconds: int) -> list[tuple[str, ...]]:
+    """The program's arguments, one tuple per run: all tests at once on Tacet, one test per
+    run on a kernel that cannot restart."""
+    if build.kernel is None:
+        return [(str(seconds),)]
+    return [(str(seconds), test) for test in build.tests]
+
+
+def read(build: Build, outputs: Sequence[tuple[str, tuple[str, ...]]], source: str) -> Column:
+    """A column from its runs' outputs: (stdout, the tests that run printed)."""
+    column = Column(build)
+    for text, tests in outputs:
+        report = parse_thread_metric(text, source, tests)
+        column.port, column.config = report.port, report.config
+        for row in report.rows:
+            if row.unit != "instructions per op":
+                raise FormatError(f"{source}: {row.unit}: the anchors are compared under QEMU only")
+            column.figures[row.test] = Figure(row.value, row.operations, row.check_failed)
+    return column
+
+
+# ---- running --------------------------------------------------------------------------------
+
+
+def run_build(
+    target: Target,
+    program: Path,
+    build: Build,
+    seconds: int,
+    *,
+    runner: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run,
+) -> Column:
+    """Run one build's program (once, or once per test) and read what it printed. A program
+    whose own check failed exits with status 1 and still prints its line: that is a figure,
+    marked; any other failure is an error."""
+    outputs = []
+    for args in program_args(build, seconds):
+        command = target.run_command(program)
+        command = (
+            emulated_command(command, program, args, None) if target.emulated else [*command, *args]
+        )
+        source = f"{build.program} {' '.join(args)} on {target.name}"
+        try:
+            done = runner(
+                command, capture_output=True, text=True, errors="replace", timeout=RUN_TIMEOUT,
+                check=False,
+            )  # fmt: skip
+        except subprocess.TimeoutExpired:
+            raise TacetError(f"{source} was still running after {RUN_TIMEOUT:g} s") from None
+        except OSError as error:
+            raise TacetError(f"cannot run {command[0]}: {error.strerror}") from None
+        tail = "\n".join((done.stdout + done.stderr).splitlines()[-8:])
+        if done.returncode not in (0, 1):
+            raise TacetError(f"{source} failed (exit status {done.returncode}):\n{tail}")
+        tests = build.tests if len(args) == 1 else (args[1],)
+        try:
+            outputs.append((done.stdout, tests))
+            column = read(build, outputs[-1:], source)
+        except FormatError as error:
+            raise TacetError(f"{error.message}\n{tail}") from None
+        if done.returncode == 1 and not any(f.check_failed for f in column.figures.values()):
+            raise TacetError(f"{source} failed (exit status 1) with no check marked:\n{tail}")
+    return read(build, outputs, build.program)
+
+
+def run_all(
+    target: Target,
+    executables: dict[str, Path],
+    builds: Sequence[Build],
+    seconds: int,
+    *,
+    jobs: int = 1,
+    runner: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run,
+    progress: Callable[[Build], None] | None = None,
+) -> list[Column]:
+    """Every build's column, in the table's order."""
+
+    def one(build: Build) -> Column:
+        if build.program not in executables:
+            raise TacetError(f"no program {build.program} after the build")
+        column = run_build(target, executables[build.program], build, seconds, runner=runner)
+        if progress is not None:
+            progress(build)
+        return column
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        columns = list(pool.map(one, builds))
+    failed = [
+        f"{c.build.label}: {t}"
+        for c in columns
+        if c.build.kernel is None
+        for t, f in c.figures.items()
+        if f.check_failed
+    ]
+    if failed:
+        raise TacetError("a Thread-Metric check failed on Tacet (" + "; ".join(failed) + ")")
+    return columns
+
+
+# ---- the comparison --------------------------------------------------------------------------
+
+
+def _value(columns: dict[str, Column], key: str, test: str, counted: bool = False) -> float | None:
+    """A figure, or None; with counted=True also None when its own check failed."""
+    column = columns.get(key)
+    figure = column.figures.get(test) if column else None
+    if figure is None or (counted and figure.check_failed):
+        return None
+    return figure.value
+
+
+def better_bare(columns: dict[str, Column], test: str) -> tuple[str, float] | None:
+    """The better (lower) bare anchor of a test whose check passed: its key and figure."""
+    found = [(v, k) for k in BARE if (v := _value(columns, k, test, counted=True)) is not None]
+    return (min(found)[1], min(found)[0]) if found else None
+
+
+@dataclass(frozen=True)
+class Goal:
+    name: str
+    build: str  # the Tacet build judged
+    anchor: str  # what it is judged against (a label)
+    limit: float  # the ratio it may reach
+    results: tuple[tuple[str, float | None], ...]  # per test: the ratio (None: no anchor)
+
+    @property
+    def met(self) -> list[str]:
+        return [t for t, r in self.results if r is not None and r <= self.limit + 1e-9]
+
+    @property
+    def missed(self) -> list[str]:
+        return [t for t, r in self.results if r is not None and r > self.limit + 1e-9]
+
+
+def goals(columns: Sequence[Column]) -> list[Goal]:
+    """Tacet's goals, each judged on every test but basic that has its anchor here."""
+    by = {c.build.key: c for c in columns}
+    tests = [t for t in THREAD_METRIC_TESTS if t != "basic"]
+
+    def ratio(key: str, test: str, anchor: float | None) -> float | None:
+        value = _value(by, key, test)
+        return None if value is None or not anchor else value / anchor
+
+    out = []
+    if any(k in by for k in BARE):
+        out.append(
+            Goal(
+                "lean <= 0.85 x the better bare anchor", "tacet_lean",
+                "the better of ThreadX bare and FreeRTOS (checks passed)", GOAL,
+                tuple((t, ratio("tacet_lean", t, (better_bare(by, t) or ("", None))[1]))
+                      for t in tests),
+            )
+        )  # fmt: skip
+    if FEATURE_EQUAL in by:
+        out.append(
+            Goal(
+                "default <= 0.85 x feature-equal ThreadX", "tacet_default",
+                BUILD[FEATURE_EQUAL].label, GOAL,
+                tuple((t, ratio("tacet_default", t, _value(by, FEATURE_EQUAL, t))) for t in tests),
+            )
+        )  # fmt: skip
+    if "threadx_bare" in by:
+        out.append(
+            Goal(
+                "moonshot: default <= bare ThreadX", "tacet_default", "ThreadX bare", 1.0,
+                tuple((t, ratio("tacet_default", t, _value(by, "threadx_bare", t))) for t in tests),
+            )
+        )  # fmt: skip
+    return out
+
+
+# ---- the report --------------------------------------------------------------------------------
+
+
+def _cell(figure: Figure | None) -> str:
+    if figure is None:
+        return "—"
+    return f"{figure.value:,.1f}" + (" ✗" if figure.check_failed else "")
+
+
+def _ratio(r: float | None, limit: float) -> str:
+    if r is None:
+        return "—"
+    return f"{r:.2f}" + (" ✓" if r <= limit + 1e-9 else "")
+
+
+def table(columns: Sequence[Column]) -> list[str]:
+    """The figures of every build, and the ratios of the goals, as a Markdown table."""
+    judged = goals(columns)
+    header = ["test", *(c.build.label for c in columns)]
+    header += [f"{g.build.replace('tacet_', '')} / {_short(g)}" for g in judged]
+    lines = ["| " + " | ".join(header) + " |", "|---" + "|---:" * (len(header) - 1) + "|"]
+    for test in THREAD_METRIC_TESTS:
+        cells = [test, *(_cell(c.figures.get(test)) for c in columns)]
+        for g in judged:
+            r = dict(g.results).get(test)
+            cells.append(_ratio(r, g.limit) if test != "basic" else "")
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def _short(goal: Goal) -> str:
+    return {"tacet_lean": "better bare"}.get(goal.build, "") or (
+        "ThreadX counters" if goal.limit < 1 else "ThreadX bare"
+    )
+
+
+def markdown(columns: Sequence[Column], meta: dict[str, Any], command: str) -> str:
+    """The whole report: what ran, the table, the goals, what was not given."""
+    given = {c.build.kernel for c in columns if c.build.kernel}
+    lines = [
+        f"# Thread-Metric like for like: {meta['target']}",
+        "",
+        f"`{command}` — Tacet {meta['commit'][:12]}"
+        + (" (with uncommitted changes)" if meta.get("dirty") else "")
+        + f", {meta['date']}. {meta['compiler']}, `-O2`; {meta['qemu']} "
+        f"(`{meta['machine']}`, `-icount shift=5`); {meta['seconds']} s a test, every kernel "
+        "ticking at 1000 Hz.",
+        "",
+    ]
+    for k in KERNELS:
+        if k.key in given:
+            column = next(c for c in columns if c.build.kernel == k.key)
+            lines.append(f"- {k.name}: commit {column.version or 'unknown'}, port {column.port}.")
+        else:
+            lines.append(
+                f"- {k.name}: not given (`{k.option} DIR` names its source tree): its columns "
+                "are absent, and no figure of it is quoted from elsewhere."
+            )
+    lines += [
+        "",
+        "Instructions per operation (fewer is better); ✗: the test's own check failed on that "
+        "kernel (its figure does not count as an anchor); —: not run (FreeRTOS has no block "
+        "pool). Ratios: Tacet's figure over the anchor's, ✓ where the goal is met.",
+        "",
+        *table(columns),
+        "",
+    ]
+    for c in columns:
+        lines.append(f"- **{c.build.label}**: {c.build.what}.")
+    lines.append("")
+    for g in goals(columns):
+        met, missed = g.met, g.missed
+        judged = len(met) + len(missed)
+        worst = max((r for _, r in g.results if r is not None), default=None)
+        line = f"- **{g.name}** ({g.anchor}): met on {len(met)} of {judged} tests"
+        if missed:
+            line += "; missed on " + ", ".join(f"{t} ({dict(g.results)[t]:.2f})" for t in missed)
+        if worst is not None:
+            line += f"; the worst ratio {worst:.2f}"
+        lines.append(line + ".")
+    return "\n".join(lines) + "\n"
+
+
+def document(columns: Sequence[Column], meta: dict[str, Any]) -> dict[str, Any]:
+    """The run as JSON: what ran, every figure, every goal."""
+    return {
+        "format": "tacet-thread-metric-anchors",
+        "version": 1,
+        "meta": meta,
+        "columns": [
+            {
+                "build": c.build.key,
+                "label": c.build.label,
+                "program": c.build.program,
+                "kernel": KERNEL[c.build.kernel].name if c.build.kernel else "Tacet",
+                "what": c.build.what,
+                "port": c.port,
+                "config": c.config,
+                "figures": {
+                    t: {
+                        "value": f.value,
+                        "operations": f.operations,
+                        "check_failed": f.check_failed,
+                    }
+                    for t, f in c.figures.items()
+                },
+            }
+            for c in columns
+        ],
+        "goals": [
+            {
+                "goal": g.name,
+                "build": g.build,
+                "anchor": g.anchor,
+                "limit": g.limit,
+                "ratios": dict(g.results),
+                "met": g.met,
+                "missed": g.missed,
+            }
+            for g in goals(columns)
+        ],
+    }

@@ -1,0 +1,206 @@
+# SPDX-License-Identifier: MIT
+"""`tacet bench anchors`: Thread-Metric's programs on Tacet, ThreadX and FreeRTOS, read, compared
+and reported from fabricated program outputs (no kernel is built or run here)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tacet.bench import anchors
+from tacet.bench.format import THREAD_METRIC_TESTS
+from tacet.cli import bench as cli_bench
+from tacet.core.errors import TacetError
+from tacet.core.targets import TARGETS
+
+TARGET = TARGETS["qemu-m3"]
+
+# Instructions per operation each fabricated program prints, by build and test.
+FIGURES = {
+    "threadx_bare": [8207.5, 66.1, 217.8, 74.1, 287.3, 124.1, 50.1, 59.1],
+    "threadx_checks": [8207.5, 75.1, 227.5, 87.1, 299.3, 144.2, 63.1, 77.1],
+    "threadx_counters": [8208.6, 146.2, 374.1, 100.1, 488.6, 158.2, 76.1, 91.1],
+    "freertos": [8207.5, 54.1, 257.1, 116.1, 326.4, 194.4, 119.1],
+    "freertos_stats": [8207.5, 72.2, 285.9, 116.1, 362.4, 194.4, 119.1],
+    "tacet_default": [8219.4, 74.2, 218.2, 124.3, 353.9, 138.4, 65.2, 100.3],
+    "tacet_lean": [8214.0, 50.1, 160.3, 100.2, 254.5, 117.2, 52.1, 65.1],
+}
+HEADERS = {
+    "threadx": "Thread-Metric on ThreadX (cortex_m3), 2000 ms per test; kernel version=7ad78c4 "
+    "options=TX_DISABLE_ERROR_CHECKING tick_hz=1000",
+    "freertos": "Thread-Metric on FreeRTOS (ARM_CM3), 2000 ms per test; kernel version=4269c69 "
+    "options=default tick_hz=1000",
+    None: "Thread-Metric on Tacet (cortex-m), 2000 ms per test; kernel TC_PRIORITIES=256 "
+    "TC_CHECKS=1 TC_STATS=1 TC_STACK_CHECK=1 TC_TICK_HZ=1000u",
+}
+
+
+def line(test: str, value: float, failed: bool = False) -> str:
+    mark = "  CHECK FAILED" if failed else ""
+    return f"  {test:<21} {1000:10d} ops  {value:8.1f} instructions per op  (what){mark}"
+
+
+def output(build: anchors.Build, tests: tuple[str, ...], failed: frozenset[str]) -> str:
+    figures = dict(zip(build.tests, FIGURES[build.key], strict=True))
+    lines = [HEADERS[build.kernel], *(line(t, figures[t], t in failed) for t in tests)]
+    return "\n".join(lines) + "\n"
+
+
+class FakeRuns:
+    """Stands in for subprocess.run: answers each QEMU command line as the program would."""
+
+    def __init__(
+        self, failed: dict[str, frozenset[str]] | None = None, status: int | None = None
+    ) -> None:
+        self.failed = failed or {}
+        self.status = status
+        self.commands: list[list[str]] = []
+
+    def __call__(self, command: list[str], **_: object) -> subprocess.CompletedProcess[str]:
+        self.commands.append(command)
+        program = Path(command[command.index("-kernel") + 1]).name
+        build = next(b for b in anchors.BUILDS if b.program == program)
+        words = command[command.index("-semihosting-config") + 1].split(",arg=")[1:]
+        tests = build.tests if len(words) == 2 else (words[2],)
+        failed = self.failed.get(build.key, frozenset())
+        status = 1 if failed & set(tests) else 0
+        if self.status is not None:
+            status = self.status
+        return subprocess.CompletedProcess(command, status, output(build, tests, failed), "")
+
+
+def columns(runner: FakeRuns, given: tuple[str, ...] = ("threadx", "freertos")) -> list:
+    builds = anchors.plan(given)
+    executables = {b.program: Path("/build/bench") / b.program for b in builds}
+    return anchors.run_all(TARGET, executables, builds, 2, runner=runner)
+
+
+def test_plan_and_arguments() -> None:
+    assert [b.key for b in anchors.plan(())] == ["tacet_default", "tacet_lean"]
+    assert len(anchors.plan(("threadx", "freertos"))) == 7
+    assert anchors.program_args(anchors.BUILD["tacet_lean"], 30) == [("30",)]
+    freertos = anchors.program_args(anchors.BUILD["freertos"], 30)
+    assert ("30", "memory") not in freertos and len(freertos) == 7  # no block pool
+    assert len(anchors.program_args(anchors.BUILD["threadx_bare"], 30)) == 8
+
+
+def test_every_program_runs_one_test_a_run_unless_it_restarts() -> None:
+    runner = FakeRuns()
+    cols = columns(runner)
+    # 8 + 8 + 8 (ThreadX) + 7 + 7 (FreeRTOS) + 1 + 1 (Tacet) runs
+    assert len(runner.commands) == 40
+    by = {c.build.key: c for c in cols}
+    assert by["threadx_bare"].version == "7ad78c4" and by["freertos"].port == "ARM_CM3"
+    assert by["tacet_lean"].figures["synchronization"].value == 52.1
+    assert "memory" not in by["freertos"].figures
+    assert all(c.build.tests == tuple(c.figures) for c in cols)
+
+
+def test_goals_and_their_ratios() -> None:
+    cols = columns(FakeRuns())
+    goals = {g.name.split()[0]: g for g in anchors.goals(cols)}
+    lean = dict(goals["lean"].results)
+    # the better bare anchor: FreeRTOS on cooperative (54.1), ThreadX on preemptive (217.8)
+    assert lean["cooperative"] == pytest.approx(50.1 / 54.1)
+    assert lean["preemptive"] == pytest.approx(160.3 / 217.8)
+    assert lean["memory"] == pytest.approx(65.1 / 59.1)  # ThreadX alone: FreeRTOS has no pool
+    assert goals["lean"].met == ["preemptive"]
+    default = dict(goals["default"].results)
+    assert default["interrupt_preemption"] == pytest.approx(353.9 / 488.6)
+    assert set(goals["default"].met) == {"cooperative", "preemptive", "interrupt_preemption"}
+    assert goals["moonshot:"].limit == 1.0 and goals["moonshot:"].met == []
+    assert "basic" not in dict(goals["lean"].results)
+
+
+def test_an_anchor_whose_check_fails_is_marked_and_does_not_count() -> None:
+    cols = columns(FakeRuns(failed={"freertos": frozenset({"cooperative"})}))
+    by = {c.build.key: c for c in cols}
+    assert by["freertos"].figures["cooperative"].check_failed
+    assert anchors.better_bare(by, "cooperative") == ("threadx_bare", 66.1)
+    lean = dict(next(g for g in anchors.goals(cols) if g.build == "tacet_lean").results)
+    assert lean["cooperative"] == pytest.approx(50.1 / 66.1)
+    table = "\n".join(anchors.table(cols))
+    assert "| cooperative | 66.1 | 75.1 | 146.2 | 54.1 ✗ |" in table
+
+
+def test_a_check_that_fails_on_tacet_is_an_error() -> None:
+    with pytest.raises(TacetError, match=r"check failed on Tacet .*Tacet lean: memory"):
+        columns(FakeRuns(failed={"tacet_lean": frozenset({"memory"})}))
+
+
+def test_a_program_that_crashes_or_prints_no_report_is_an_error() -> None:
+    with pytest.raises(TacetError, match=r"failed \(exit status 135\)"):
+        columns(FakeRuns(status=135))
+    with pytest.raises(TacetError, match=r"exit status 1.* no check marked"):
+        columns(FakeRuns(status=1))
+
+    def silent(command: list[str], **_: object) -> subprocess.CompletedProcess[str]:
+        return subprocess.CompletedProcess(command, 0, "hello\n", "")
+
+    with pytest.raises(TacetError, match="no 'Thread-Metric on KERNEL' header"):
+        columns(silent)  # type: ignore[arg-type]
+
+
+def test_report_without_anchors_says_which_were_not_given() -> None:
+    cols = columns(FakeRuns(), given=("threadx",))
+    meta = {"target": "qemu-m3", "machine": "mps2-an385", "commit": "abc", "dirty": False,
+            "date": "today", "compiler": "gcc 12", "qemu": "QEMU 7.2", "seconds": 2}  # fmt: skip
+    text = anchors.markdown(cols, meta, "tacet bench anchors --target qemu-m3 --threadx T")
+    assert "- ThreadX: commit 7ad78c4, port cortex_m3." in text
+    assert "- FreeRTOS: not given (`--freertos DIR`" in text
+    assert "FreeRTOS stats" not in text.split("\n| basic")[0].splitlines()[-2]
+    assert "**lean <= 0.85 x the better bare anchor**" in text
+    header = next(t for t in text.splitlines() if t.startswith("| test"))
+    assert header.endswith(
+        "| lean / better bare | default / ThreadX counters | default / ThreadX bare |"
+    )
+    only_tacet = anchors.markdown(columns(FakeRuns(), given=()), meta, "tacet bench anchors")
+    assert "lean <=" not in only_tacet and "ThreadX: not given" in only_tacet
+    doc = json.loads(json.dumps(anchors.document(cols, meta)))
+    assert [c["build"] for c in doc["columns"]][:3] == [
+        "threadx_bare", "threadx_checks", "threadx_counters"
+    ]  # fmt: skip
+    assert doc["columns"][0]["figures"]["message"] == {
+        "value": 124.1, "operations": 1000, "check_failed": False
+    }  # fmt: skip
+
+
+def test_the_command_refuses_a_target_without_qemu_and_a_missing_tree(tmp_path: Path) -> None:
+    parser = argparse.ArgumentParser()
+    cli_bench.register(parser.add_subparsers())
+    args = parser.parse_args(["bench", "anchors", "--target", "sim"])
+    with pytest.raises(TacetError, match="under QEMU") as error:
+        args.handler(args)
+    assert error.value.status == 2
+    args = parser.parse_args(["bench", "--target", "qemu-m3", "anchors", "--seconds", "0"])
+    with pytest.raises(TacetError, match="--seconds 0"):
+        args.handler(args)
+    args = parser.parse_args(
+        ["bench", "--target", "qemu-m3", "anchors", "--threadx", str(tmp_path / "none")]
+    )
+    assert args.target == "qemu-m3"  # given before the action, kept
+    with pytest.raises(TacetError, match="no such directory"):
+        args.handler(args)
+
+
+def test_every_build_is_a_program_of_the_bench_tree() -> None:
+    """The table's columns are the programs bench/CMakeLists.txt and anchors.cmake define."""
+    bench = Path(__file__).resolve().parents[2] / "bench"
+    tacet = (bench / "CMakeLists.txt").read_text()
+    others = (bench / "thread_metric" / "anchors.cmake").read_text()
+    for build in anchors.BUILDS:
+        if build.kernel is None:
+            assert f'"{build.program}|tacet_kernel_bench' in tacet, build.program
+        elif build.kernel == "threadx":
+            variant = build.program.removeprefix("thread_metric_threadx_")
+            assert "_tm_anchor(thread_metric_threadx_${name}" in others
+            assert f'"{variant}|' in others, build.program
+        else:
+            suffix = build.program.removeprefix("thread_metric_freertos")
+            assert "_tm_anchor(thread_metric_freertos${suffix}" in others
+            assert f'"{suffix}|' in others, build.program
+    assert set(THREAD_METRIC_TESTS) == set(anchors.BUILD["threadx_bare"].tests)
