@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The CMSIS build's component list: only the device header (mps2_device.h). */
+/* The component list RTX5 and CMSIS-FreeRTOS include (anchors.cmake): only the device header
+ * (mps2_device.h); no event recorder. */
 #ifndef TM_RTE_COMPONENTS_H
 #define TM_RTE_COMPONENTS_H
 #ifndef CMSIS_device_header
