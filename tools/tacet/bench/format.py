@@ -398,7 +398,8 @@ def _check_thread_metric(
         what = f"the check of {', '.join(failed)} failed" if failed else "it failed"
         print(f"bench_format: {source}: {what} (exit status {done.returncode})", file=sys.stderr)
         return 1
-    reported = "the eight tests" if len(report.rows) == 8 else ", ".join(r.test for r in report.rows)
+    names = [r.test for r in report.rows]
+    reported = "the eight tests" if len(names) == 8 else ", ".join(names)
     print(f"{source}: {reported} reported, every check passed")
     return 0
 
