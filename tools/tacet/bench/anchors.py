@@ -485,9 +485,9 @@ def cmsis_plan(given: Sequence[str]) -> list[Build]:
     return [b for b in CMSIS_BUILDS if b.kernel == "tacet_os2" or b.kernel in given]
 
 
-def check_trees(trees: dict[str, Path]) -> None:
+def check_trees(trees: dict[str, Path], kernels: Sequence[str] = ()) -> None:
     """Refuse a CMSIS tree that is not what its option names, or one given without what it
-    needs: a clear error before anything is built."""
+    needs (``kernels``: the anchor kernels given): a clear error before anything is built."""
     for key, path in trees.items():
         tree = CMSIS_TREE[key]
         if not (path / tree.marker).is_file():
@@ -499,7 +499,7 @@ def check_trees(trees: dict[str, Path]) -> None:
             continue
         for need in needs:
             if need == "freertos":
-                if "freertos" not in trees:
+                if "freertos" not in kernels:
                     raise TacetError(
                         f"{CMSIS_TREE[key].option} needs --freertos DIR, the FreeRTOS-Kernel "
                         "tree the wrapper runs on",
