@@ -592,3 +592,23 @@ def test_configurations_have_their_own_ids_table_and_goal_note() -> None:
     assert table[2].startswith("| default |") and table[2].endswith("| 72.5 | 72.5 ✓ |")
     assert table[3].startswith("| lean |") and table[3].endswith("| 47.5 ✓ | 47.5 ✓ |")
     assert bench_report.configurations_table(make_doc()) == []  # the default alone: no table
+
+
+def test_ctest_check_of_a_thread_metric_run_of_named_tests(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A kernel that cannot restart runs one test a run (CMSIS-RTOS2): the check wants the tests
+    named on the command line, and only those."""
+    header = (
+        "Thread-Metric on Tacet through CMSIS-RTOS2 (cortex-m), 1000 ms per test; kernel "
+        "version=0.1.0 options=TC_CHECKS=0,TC_PRIORITIES=64 tick_hz=1000\n"
+    )
+    message = next(x for x in THREAD_METRIC.splitlines() if "message" in x) + "\n"
+    prog = fake_program(tmp_path, header + message, 0)
+    assert bench_format.main(["--thread-metric", str(prog), "1", "message"]) == 0
+    assert "message reported, every check passed" in capsys.readouterr().out
+    tm = bench_format.parse_thread_metric(header + message, "tm", ("message",))
+    assert tm.kernel == "Tacet through CMSIS-RTOS2"
+    assert tm.config["options"] == "TC_CHECKS=0,TC_PRIORITIES=64"
+    assert bench_format.main(["--thread-metric", str(prog), "1", "memory"]) == 1
+    assert "no line for memory" in capsys.readouterr().err
