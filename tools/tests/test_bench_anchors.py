@@ -145,13 +145,10 @@ def test_a_program_that_crashes_or_prints_no_report_is_an_error() -> None:
         columns(silent)  # type: ignore[arg-type]
 
 
-META = {"target": "qemu-m3", "machine": "mps2-an385", "commit": "abc", "dirty": False,
-        "date": "today", "compiler": "gcc 12", "qemu": "QEMU 7.2", "seconds": 2}  # fmt: skip
-
-
 def test_report_without_anchors_says_which_were_not_given() -> None:
     cols = columns(FakeRuns(), given=("threadx",))
-    meta = META
+    meta = {"target": "qemu-m3", "machine": "mps2-an385", "commit": "abc", "dirty": False,
+            "date": "today", "compiler": "gcc 12", "qemu": "QEMU 7.2", "seconds": 2}  # fmt: skip
     text = anchors.markdown(cols, meta, "tacet bench anchors --target qemu-m3 --threadx T")
     assert "- ThreadX: commit 7ad78c4, port cortex_m3." in text
     assert "- FreeRTOS: not given (`--freertos DIR`" in text
@@ -210,6 +207,9 @@ def test_every_build_is_a_program_of_the_bench_tree() -> None:
 
 
 # ---- through CMSIS-RTOS2 -------------------------------------------------------------------------
+
+META = {"target": "qemu-m3", "machine": "mps2-an385", "commit": "abc", "dirty": False,
+        "date": "today", "compiler": "gcc 12", "qemu": "QEMU 7.2", "seconds": 2}  # fmt: skip
 
 FIGURES.update(
     {
