@@ -89,12 +89,15 @@ static osMemoryPoolId_t pools[1];
 
 int tmk_run(void (*setup)(void))
 {
-  if (osKernelInitialize() != osOK) return TMK_ERROR;
+  if (osKernelInitialize() == osOK) {
 #if !SIM
-  tm_board_irq_setup();
+    tm_board_irq_setup();
 #endif
-  setup();
-  (void)osKernelStart(); /* does not return: tmk_stop() exits */
+    setup();
+    (void)osKernelStart(); /* does not return: tmk_stop() exits */
+  }
+  printf("thread_metric: the kernel did not start\n");
+  tmk_stop(2);
   return TMK_ERROR;
 }
 
