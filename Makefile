@@ -19,8 +19,9 @@
 #   make docs    the documentation site (docs/, MkDocs with the API reference generated from
 #                include/tacet/*.h) into build/docs/site; fails on a broken link between pages,
 #                a page missing from the navigation or a public function without a comment
-#   make lint    cppcheck on kernel/ and ports/ in every kernel configuration, and the Cortex-M
-#                port's kernel libraries built by clang (its warnings; GCC's are in the builds)
+#   make lint    cppcheck on kernel/, ports/ and compat/ in every kernel configuration, and the
+#                Cortex-M port's kernel libraries and the CMSIS-RTOS2 layer built by clang (its
+#                warnings; GCC's are in the builds)
 #   make misra   MISRA C:2012 findings on kernel/ by rule (cppcheck's addon; docs/misra.md)
 #   make conformance  the kernel against the reference model (tools/tacet/conformance/model.py):
 #                CONFORMANCE_SIM random scenarios on the sim port, CONFORMANCE_QEMU on qemu-m3
@@ -172,7 +173,8 @@ test-build-%: deps
 # Static analysis. tacet lint: cppcheck in every kernel configuration the builds use, no
 # finding without an inline suppression and its reason beside it. Then clang's warnings on the
 # Cortex-M port: the kernel libraries (target tacet_kernels: every test and benchmark
-# configuration on the M3, the default on the M4F) built by clang, compile only.
+# configuration on the M3, the default on the M4F) and the CMSIS-RTOS2 layer on the default
+# kernel (tacet_cmsis_os2) built by clang, compile only.
 LINT_BUILDS := clang-cortex-m3 clang-cortex-m4f
 LINT_FLAGS_clang-cortex-m3 := -DTACET_PORT=cortex-m -DTACET_CPU=cortex-m3 \
                               -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/arm-none-eabi-clang.cmake
@@ -189,7 +191,7 @@ lint: deps
 lint-build-%: deps
 	$(if $(filter $*,$(LINT_BUILDS)),,$(error $*: not in LINT_BUILDS ($(LINT_BUILDS))))
 	cmake -S . -B build/$* -G Ninja $(LINT_FLAGS_$*)
-	cmake --build build/$* --target tacet_kernels
+	cmake --build build/$* --target tacet_kernels tacet_cmsis_os2
 
 # The site in build/docs/site (mkdocs.yml): seconds. --strict turns every warning into a failure.
 docs: deps

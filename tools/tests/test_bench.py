@@ -620,3 +620,23 @@ def test_riscv_results_count_mcycle_as_instructions_and_say_so() -> None:
     plan = [p.name for p in bench_suite.plan(TARGETS["qemu-rv32"], 21, "20ms")]
     assert "rhealstone" in plan and "thread_metric_lean" in plan
     assert "rhealstone_lean" not in plan  # the other configurations: Cortex-M only
+
+
+def test_ctest_check_of_a_thread_metric_run_of_named_tests(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A kernel that cannot restart runs one test a run (CMSIS-RTOS2): the check wants the tests
+    named on the command line, and only those."""
+    header = (
+        "Thread-Metric on Tacet through CMSIS-RTOS2 (cortex-m), 1000 ms per test; kernel "
+        "version=0.1.0 options=TC_CHECKS=0,TC_PRIORITIES=64 tick_hz=1000\n"
+    )
+    message = next(x for x in THREAD_METRIC.splitlines() if "message" in x) + "\n"
+    prog = fake_program(tmp_path, header + message, 0)
+    assert bench_format.main(["--thread-metric", str(prog), "1", "message"]) == 0
+    assert "message reported, every check passed" in capsys.readouterr().out
+    tm = bench_format.parse_thread_metric(header + message, "tm", ("message",))
+    assert tm.kernel == "Tacet through CMSIS-RTOS2"
+    assert tm.config["options"] == "TC_CHECKS=0,TC_PRIORITIES=64"
+    assert bench_format.main(["--thread-metric", str(prog), "1", "memory"]) == 1
+    assert "no line for memory" in capsys.readouterr().err

@@ -98,11 +98,31 @@ def test_every_tested_configuration_is_linted() -> None:
             assert any(definitions <= d for d in linted), f"{port}: {definitions} not linted"
 
 
+def test_the_cmsis_layer_is_linted_where_its_tests_run() -> None:
+    # compat/cmsis-rtos2/tests: the default kernel, and the tests' kernels without checks and
+    # with the trace, on both ports; never with 32 priorities (it needs 64).
+    tests = (REPO / "compat" / "cmsis-rtos2" / "tests" / "CMakeLists.txt").read_text()
+    assert "foreach(cfg nochecks trace)" in tests
+    for port in ("sim", "cortex-m"):
+        with_layer = [
+            set(c.defines)
+            for c in lint.CONFIGURATIONS
+            if c.port.name == port and lint.CMSIS_OS2 in c.layers
+        ]
+        for definitions in (set(), {"TC_CHECKS=0"}, {"TC_TRACE=1"}):
+            assert any(definitions <= d for d in with_layer), f"{port}: {definitions}"
+    for config in lint.CONFIGURATIONS:
+        if lint.CMSIS_OS2 in config.layers:
+            assert "TC_PRIORITIES=32" not in config.defines, config.name
+
+
 def test_lint_commands_name_existing_sources_and_includes() -> None:
     for config in lint.CONFIGURATIONS:
         command = lint.cppcheck_command(REPO, config)
         assert any(arg.startswith("ports/") and arg.endswith(".c") for arg in command)
-        for include in config.port.includes:
+        for layer in config.layers:
+            assert any(arg.startswith(layer.sources[0].split("*")[0]) for arg in command)
+        for include in (d for part in config.parts for d in part.includes):
             assert (REPO / include).is_dir(), f"{config.name}: -I{include}"
 
 
