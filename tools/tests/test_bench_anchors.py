@@ -423,3 +423,13 @@ def test_every_cmsis_build_is_a_program_of_the_bench_tree() -> None:
             assert f"_tm_cmsis_anchor({build.program} " in others, build.program
     for tree in anchors.CMSIS_TREES:
         assert f"set({tree.variable} " in others and tree.marker in others, tree.variable
+
+
+def test_cmsis_is_refused_on_the_riscv_targets(tmp_path: Path) -> None:
+    parser = argparse.ArgumentParser()
+    cli_bench.register(parser.add_subparsers())
+    for extra in (["--cmsis"], ["--rtx", str(tmp_path)]):
+        args = parser.parse_args(["bench", "anchors", "--target", "qemu-rv32", *extra])
+        with pytest.raises(TacetError, match="compared on Cortex-M: qemu-m3 or qemu-m4") as error:
+            args.handler(args)
+        assert error.value.status == 2

@@ -30,6 +30,7 @@ from tacet.bench.suite import (
 from tacet.cli.options import add_target_arguments
 from tacet.core.errors import TacetError
 from tacet.core.host import require_tool
+from tacet.core.targets import Target
 from tacet.project import cmake
 from tacet.project.setup import resolve_setup
 
@@ -308,6 +309,38 @@ def handle_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _anchor_trees(
+    args: argparse.Namespace, cwd: Path, target: Target
+) -> tuple[dict[str, Path], list[tuple[str, str]]]:
+    """The other kernels' trees given (checked for the target), and their CMake definitions."""
+    given: dict[str, Path] = {}
+    definitions = []
+    for kernel in bench_anchors.KERNELS:
+        tree = getattr(args, kernel.key)
+        if tree is not None:
+            tree = (cwd / tree).resolve()
+            if not tree.is_dir():
+                raise TacetError(f"{kernel.option} {tree}: no such directory", status=2)
+            if target.port == bench_anchors.RISCV_PORT:
+                error = bench_anchors.riscv_tree_error(kernel, tree)
+                if error is not None:
+                    raise TacetError(error, status=2)
+            given[kernel.key] = tree
+        commit = getattr(args, f"{kernel.key}_commit")
+        definitions += [
+            (kernel.variable, str(tree or "")),
+            (kernel.variable.replace("_DIR", "_COMMIT"), commit),
+        ]
+    cmsis_trees = (getattr(args, t.key) for t in bench_anchors.CMSIS_TREES)
+    if (args.cmsis or any(t is not None for t in cmsis_trees)) and target.port != "cortex-m":
+        raise TacetError(
+            f"--target {target.name}: Thread-Metric through CMSIS-RTOS2 (--cmsis, --rtx, "
+            "--cmsis-freertos, --cmsis6) is compared on Cortex-M: qemu-m3 or qemu-m4",
+            status=2,
+        )
+    return given, definitions
+
+
 def handle_anchors(args: argparse.Namespace) -> int:
     if not 1 <= args.seconds <= 3600:
         raise TacetError(f"--seconds {args.seconds}: must be 1 to 3600", status=2)
@@ -325,31 +358,7 @@ def handle_anchors(args: argparse.Namespace) -> int:
             status=2,
         )
     require_tool(target.qemu, f"target {target.name}")
-    given: dict[str, Path] = {}
-    definitions = []
-    for kernel in bench_anchors.KERNELS:
-        tree = getattr(args, kernel.key)
-        if tree is not None:
-            tree = (setup.cwd / tree).resolve()
-            if not tree.is_dir():
-                raise TacetError(f"{kernel.option} {tree}: no such directory", status=2)
-            if target.port == bench_anchors.RISCV_PORT:
-                error = bench_anchors.riscv_tree_error(kernel, tree)
-                if error is not None:
-                    raise TacetError(error, status=2)
-            given[kernel.key] = tree
-        commit = getattr(args, f"{kernel.key}_commit")
-        definitions += [
-            (kernel.variable, str(tree or "")),
-            (kernel.variable.replace("_DIR", "_COMMIT"), commit),
-        ]
-    cmsis_asked = args.cmsis or any(getattr(args, t.key) is not None for t in bench_anchors.CMSIS_TREES)
-    if cmsis_asked and target.port != "cortex-m":
-        raise TacetError(
-            f"--target {target.name}: Thread-Metric through CMSIS-RTOS2 (--cmsis, --rtx, "
-            "--cmsis-freertos, --cmsis6) is compared on Cortex-M: qemu-m3 or qemu-m4",
-            status=2,
-        )
+    given, definitions = _anchor_trees(args, setup.cwd, target)
     cmsis_trees, cmsis_definitions = _cmsis_trees(args, setup.cwd, given)
     definitions += cmsis_definitions
     target = dataclasses.replace(
