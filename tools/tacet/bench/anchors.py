@@ -295,6 +295,15 @@ class Goal:
         return [t for t, r in self.results if r is not None and r > self.limit + 1e-9]
 
 
+def goal_line(g: Goal, anchor: str = "") -> str:
+    """A goal's verdict as a list item: how many tests met it and the ratios of those missed."""
+    met, missed = g.met, g.missed
+    line = f"- **{g.name}**{anchor}: met on {len(met)} of {len(met) + len(missed)} tests"
+    if missed:
+        line += "; missed on " + ", ".join(f"{t} ({dict(g.results)[t]:.2f})" for t in missed)
+    return line
+
+
 def goals(columns: Sequence[Column]) -> list[Goal]:
     """Tacet's goals, each judged on every test but basic that has its anchor here."""
     by = {c.build.key: c for c in columns}
@@ -407,12 +416,8 @@ def markdown(columns: Sequence[Column], meta: dict[str, Any], command: str) -> s
         lines.append(f"- **{c.build.label}**: {c.build.what}.")
     lines.append("")
     for g in goals(columns):
-        met, missed = g.met, g.missed
-        judged = len(met) + len(missed)
         worst = max((r for _, r in g.results if r is not None), default=None)
-        line = f"- **{g.name}** ({g.anchor}): met on {len(met)} of {judged} tests"
-        if missed:
-            line += "; missed on " + ", ".join(f"{t} ({dict(g.results)[t]:.2f})" for t in missed)
+        line = goal_line(g, f" ({g.anchor})")
         if worst is not None:
             line += f"; the worst ratio {worst:.2f}"
         lines.append(line + ".")
@@ -660,12 +665,7 @@ def cmsis_markdown(columns: Sequence[Column], trees: dict[str, str]) -> str:
     for c in cmsis:
         lines.append(f"- **{c.build.label}**: {c.build.what}.")
     lines.append("")
-    for g in cmsis_goals(columns):
-        met, missed = g.met, g.missed
-        line = f"- **{g.name}**: met on {len(met)} of {len(met) + len(missed)} tests"
-        if missed:
-            line += "; missed on " + ", ".join(f"{t} ({dict(g.results)[t]:.2f})" for t in missed)
-        lines.append(line + ".")
+    lines += [goal_line(g) + "." for g in cmsis_goals(columns)]
     return "\n".join(lines) + "\n"
 
 
