@@ -55,10 +55,6 @@ static inline bool pool_valid(const tc_byte_pool *bp) { return bp != NULL && bp-
 
 static inline size_t bsize(const block *b) { return b->head & ~FLAGS; }
 static inline block *right_of(block *b) { return (block *)((uint8_t *)b + bsize(b)); }
-static inline const block *right_of_const(const block *b)
-{
-  return (const block *)((const uint8_t *)b + bsize(b));
-}
 static inline size_t *size_copy(block *b) { return (size_t *)right_of(b) - 1; }
 static inline uintptr_t used_tag(const tc_byte_pool *bp) { return (uintptr_t)bp ^ TAG_USED; }
 static inline uintptr_t free_tag(const tc_byte_pool *bp) { return (uintptr_t)bp ^ TAG_FREE; }
@@ -201,6 +197,12 @@ static tc_byte_pool *pool_of(const void *mem)
     n = n->next;
   } while (n != tc__k.byte_pools.head);
   return NULL;
+}
+
+/* right_of for a block only read (the checks below). */
+static inline const block *right_of_const(const block *b)
+{
+  return (const block *)((const uint8_t *)b + bsize(b));
 }
 
 /* `b` is a block in use of `bp`: its header and both neighbours' boundary tags agree. */
