@@ -19,6 +19,16 @@ set(TACET_TEST_CONFIGS
 set(harness tct.c tct_qemu.c tct_riscv.c)
 set(tests ${TACET_TESTS} test_riscv)
 
+# A board with little RAM (TACET_RV_SMALL_RAM: the FE310's 16 KB) runs the tests in the base
+# configuration only, each with at most 12 thread stacks of 768 bytes (9 KB: the tests take up
+# to twelve stacks at once). The tests listed in TACET_RV_TESTS_SKIPPED do not fit.
+if(TACET_RV_SMALL_RAM)
+  set(TACET_TEST_CONFIGS "base|")
+  set(tct_stack_size 768u)
+  add_compile_definitions(TCT_MAX_STACKS=12u)
+  list(REMOVE_ITEM tests ${TACET_RV_TESTS_SKIPPED})
+endif()
+
 add_compile_definitions(TC_TICK_HZ=320u)
 # The spinning idle (TC_RV_IDLE_WFI=0): test_riscv.spin checks that ten ticks are ten mtime
 # periods. The event trace, energy accounting and the rest: tests/qemu.cmake.
