@@ -5,15 +5,18 @@
  * uses, from the FE310-G002 manual's memory map (QEMU's is the same):
  *
  *   0x02000000  CLINT                    msip (the machine software interrupt), mtimecmp,
- *                                        mtime at 32,768 Hz (the low-frequency clock): the tick
+ *                                        mtime: the tick
  *   0x0C000000  PLIC                     device interrupts (sources 1 .. 52, priorities 1 .. 7)
  *   0x10013000  UART 0 (SiFive)          PLIC source 3: the console (stdout, stderr)
  *   0x20000000  QSPI flash, in place     the program from 0x20010000 (fe310.ld)
  *   0x80000000  DTIM                     16 KB of data RAM, the only RAM
  *
- * mtime's 32,768 Hz divides into no whole number of 1 ms ticks: the port's tick keeps the
- * fraction (riscv.c), so a tick of TC_TICK_HZ falls on the mtime count nearest below its exact
- * time and the ticks never drift. The hart's clock: under QEMU -icount shift=0, as on virt,
+ * mtime: on the part it counts the 32,768 Hz low-frequency clock; QEMU 7.2's sifive_e runs it
+ * at 10 MHz of virtual time instead (the generic CLINT's rate: one count per 100 instructions
+ * at -icount shift=0), and TC_BOARD_TIMER_HZ is QEMU's unless the build sets it
+ * (-DTC_BOARD_TIMER_HZ=32768u for the part). 32,768 Hz divides into no whole number of 1 ms
+ * ticks: the port's tick keeps the fraction (riscv.c), so a tick falls on the mtime count at or
+ * below its exact time and the ticks never drift. The hart's clock: under QEMU -icount shift=0, as on virt,
  * mcycle counts instructions (tc_cycles() at 1 GHz). On the part, mcycle counts the core clock
  * (16 MHz from the internal oscillator after reset, up to 320 MHz from the PLL, which this board
  * code leaves as the boot loader set it): TC_BOARD_CYCLES_HZ is QEMU's.
@@ -25,7 +28,9 @@
 #define TACET_BOARD_H
 
 #define TC_BOARD_NAME       "fe310"
-#define TC_BOARD_TIMER_HZ   32768u      /* mtime: the low-frequency clock */
+#ifndef TC_BOARD_TIMER_HZ
+#define TC_BOARD_TIMER_HZ   10000000u   /* mtime under QEMU 7.2; 32768u on the part */
+#endif
 #define TC_BOARD_CYCLES_HZ  1000000000u /* mcycle: instructions under -icount shift=0 */
 
 #define TC_BOARD_CLINT      0x02000000u
