@@ -36,10 +36,10 @@ set(TACET_BOARD_UNFIT
 
 # revb=true: the reset code in QEMU's mask ROM jumps to 0x20010000, where the Rev B board's
 # boot loader hands over to the program (Rev A's 0x20400000 otherwise). The CPU is the machine's
-# own, sifive-e31. No -bios: the machine has no firmware to load. -icount shift=0 as on virt:
+# own, sifive-e31 (RV32IMAC), named. No -bios: the machine loads no firmware. -icount shift=0 as on virt:
 # mcycle counts instructions.
 # Semihosting gives the exit status, the command line and host files, as on virt.
-set(TACET_RV_QEMU qemu-system-riscv32 -M sifive_e,revb=true -nographic -icount shift=0
+set(TACET_RV_QEMU qemu-system-riscv32 -M sifive_e,revb=true -cpu sifive-e31 -nographic -icount shift=0
   -semihosting-config enable=on,target=native -kernel)
-set(CMAKE_CROSSCOMPILING_EMULATOR qemu-system-riscv32 -M sifive_e,revb=true -nographic
+set(CMAKE_CROSSCOMPILING_EMULATOR qemu-system-riscv32 -M sifive_e,revb=true -cpu sifive-e31 -nographic
   -icount shift=0,sleep=off -semihosting-config enable=on,target=native -kernel)
