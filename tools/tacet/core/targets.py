@@ -57,6 +57,8 @@ class Target:
     fpu: bool = False  # the CPU has an FPU: the port's larger minimum stack (TC_PORT_STACK_MIN)
     qemu_options: tuple[str, ...] = ()  # more of the board's options, e.g. no firmware
     run_timeout: float | None = None  # seconds; None: the program may run as long as it likes
+    # Why the benchmark programs (tacet bench) do not fit the target's RAM; None: they do.
+    no_benchmarks: str | None = None
 
     @property
     def emulated(self) -> bool:
@@ -138,6 +140,8 @@ def _fe310_target() -> Target:
         qemu=QEMU_RISCV32,
         icount_shift=0,
         run_timeout=120.0,
+        no_benchmarks="the FE310's 16 KB of RAM holds none of the benchmark programs "
+        "(ports/riscv/boards/fe310/board.cmake, TACET_BOARD_UNFIT)",
     )
 
 
