@@ -170,7 +170,7 @@ SCHEMA_CASES = [
         "threads: [{name: a, entry: a_main, priority: 1, stack: 9000}]\n",
         "targets",
         "targets[0]",
-        "expected one of sim, qemu-m3, qemu-m4, qemu-rv32, qemu-rv32f, got 'qemu-m7'",
+        "expected one of sim, qemu-m3, qemu-m4, qemu-rv32, qemu-rv32f, qemu-fe310, got 'qemu-m7'",
     ),
     (
         "two units in one time",
