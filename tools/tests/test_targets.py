@@ -2,6 +2,7 @@
 """The target table: CMake options, build directories and how programs are started."""
 
 import dataclasses
+import json
 from pathlib import Path
 
 import pytest
@@ -111,8 +112,6 @@ def test_fe310_configure_and_run() -> None:
 def test_fe310_matches_its_preset_and_board() -> None:
     """The target's definitions are those of the repository's preset of the same name, and its
     QEMU command line is the board's (board.cmake), so that `tacet run` and ctest agree."""
-    import json
-
     root = Path(__file__).resolve().parents[2]
     presets = json.loads((root / "CMakePresets.json").read_text(encoding="utf-8"))
     by_name = {p["name"]: p for p in presets["configurePresets"]}
