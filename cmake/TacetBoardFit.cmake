@@ -4,14 +4,18 @@
 # the repository that do not fit in it -- the linker would refuse them ("cannot move location
 # counter backwards" at the stacks). Those of the calling directory are left out of `all`, and
 # their tests (named as the program, or example.<program>) are disabled, so that ctest names
-# each one "Not Run (Disabled)" instead of leaving it out silently.
+# each one "Not Run (Disabled)" instead of leaving it out silently. The directory's static
+# libraries (the kernel in the tests' and benchmarks' configurations) are left out of `all` too:
+# those the remaining programs link are built as their dependencies, the others -- kernels only
+# the programs left out use -- not at all.
 function(tacet_board_unfit)
   if(NOT TACET_BOARD_UNFIT)
     return()
   endif()
   get_property(targets DIRECTORY PROPERTY BUILDSYSTEM_TARGETS)
   foreach(t ${targets})
-    if(t IN_LIST TACET_BOARD_UNFIT)
+    get_target_property(type ${t} TYPE)
+    if(t IN_LIST TACET_BOARD_UNFIT OR type STREQUAL "STATIC_LIBRARY")
       set_target_properties(${t} PROPERTIES EXCLUDE_FROM_ALL TRUE)
     endif()
   endforeach()
