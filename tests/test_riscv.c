@@ -333,12 +333,13 @@ static void ten_ticks_are_ten_timer_periods(void)
   make(L, "L", tick_measurer, 10, TC_AUTO_START);
   CHECK_EQ(tct_run_kernel(), 0);
   /* Ten periods: exactly ten times the count per tick, or, when the timer's rate is not a
-   * whole number of ticks (the tick carries the fraction), ten ticks' exact time to within one
-   * count. The margin is the reading of mtime around the sleep. */
+   * whole number of ticks (the tick carries the fraction), ten ticks' exact time rounded down
+   * or up -- where periods cut to their whole part would come short by ten fractions (3 counts
+   * at the FE310 tests' 300 Hz). Exact: with idle spinning under -icount, both readings come
+   * the same number of instructions after their tick. */
   uint64_t ten = 10u * (uint64_t)TC_BOARD_TIMER_HZ / TC_TICK_HZ;
-  uint64_t period = TC_BOARD_TIMER_HZ / TC_TICK_HZ;
-  CHECK(span >= ten - period / 100u);
-  CHECK(span <= ten + 1u + period / 100u);
+  CHECK(span >= ten);
+  CHECK(span <= ten + (10u * (uint64_t)TC_BOARD_TIMER_HZ % TC_TICK_HZ != 0u ? 1u : 0u));
 }
 #endif
 
