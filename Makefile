@@ -67,8 +67,10 @@ DEMO_MORE_APPS ?= examples/priority_inversion examples/periodic_control
 # both compilers (make lint builds the Cortex-M port with clang); fuzz: the libFuzzer harnesses
 # under ASan + UBSan, ctest runs each for a short seeded budget (TACET_FUZZ_RUNS inputs after
 # its corpus), `make fuzz` runs them long. qemu-rv32, qemu-rv32f: the RISC-V port (ports/riscv)
-# under QEMU virt, without and with the FPU.
-TEST_BUILDS := sim coverage sim-asan sim-aarch64 qemu-m3 qemu-m4 qemu-rv32 qemu-rv32f sim-clang fuzz
+# under QEMU virt, without and with the FPU; qemu-fe310: the same port on the SiFive FE310
+# (QEMU sifive_e, 16 KB of RAM), the tests that fit (ports/riscv/README.md, "The FE310 board").
+TEST_BUILDS := sim coverage sim-asan sim-aarch64 qemu-m3 qemu-m4 qemu-rv32 qemu-rv32f qemu-fe310 \
+               sim-clang fuzz
 $(foreach build,$(TEST_BUILDS),$(eval TEST_FLAGS_$(build) := --preset $(build)))
 # Builds (of TEST_BUILDS) whose kernel/ line and branch coverage is printed after their tests.
 # The coverage counts the model-based test too: random scenarios through the interpreter.

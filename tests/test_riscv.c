@@ -264,9 +264,11 @@ static void idle_sleeps_through_ticks(void)
 }
 
 /* The virt RTC's alarm (PLIC source 11), a device interrupt in the middle of a suppressed
- * stretch: its handler sees the tick count it would have seen with every tick. */
-#define RTC(off) (*(volatile uint32_t *)(0x00101000u + (off)))
-#define RTC_SOURCE 11u
+ * stretch: its handler sees the tick count it would have seen with every tick. A board without
+ * a timed device QEMU models (the FE310: sifive_e has no RTC or PWM in QEMU 7.2) skips it. */
+#if defined(TC_BOARD_RTC)
+#define RTC(off) (*(volatile uint32_t *)(TC_BOARD_RTC + (off)))
+#define RTC_SOURCE TC_BOARD_RTC_IRQ
 static volatile uint32_t device_tick;
 
 void tc_rv_external_handler(unsigned source)
@@ -309,6 +311,7 @@ static void interrupt_in_a_suppressed_stretch(void)
   CHECK_EQ(tct_run_kernel(), 0);
   CHECK_LOG("H@5");
 }
+#endif /* TC_BOARD_RTC */
 #endif
 
 #if !TC_RV_IDLE_WFI
@@ -329,9 +332,14 @@ static void ten_ticks_are_ten_timer_periods(void)
   begin();
   make(L, "L", tick_measurer, 10, TC_AUTO_START);
   CHECK_EQ(tct_run_kernel(), 0);
-  uint64_t period = TC_BOARD_TIMER_HZ / TC_TICK_HZ;
-  CHECK(span >= 10u * period - period / 100u);
-  CHECK(span <= 10u * period + period / 100u);
+  /* Ten periods: exactly ten times the count per tick, or, when the timer's rate is not a
+   * whole number of ticks (the tick carries the fraction), ten ticks' exact time rounded down
+   * or up -- where periods cut to their whole part would come short by ten fractions (3 counts
+   * at the FE310 tests' 300 Hz). Exact: with idle spinning under -icount, both readings come
+   * the same number of instructions after their tick. */
+  uint64_t ten = 10u * (uint64_t)TC_BOARD_TIMER_HZ / TC_TICK_HZ;
+  CHECK(span >= ten);
+  CHECK(span <= ten + (10u * (uint64_t)TC_BOARD_TIMER_HZ % TC_TICK_HZ != 0u ? 1u : 0u));
 }
 #endif
 
@@ -470,7 +478,10 @@ TCT_MAIN("riscv", TCT_CASE(registers_survive_a_trap_and_a_signal_handler),
          TCT_CASE(handler_inside_a_critical_section_runs_at_the_unmask),
          TCT_CASE(only_the_last_decision_of_a_trap_is_a_switch), TCT_CASE(a_handler_ends_the_run),
 #if TC_RV_IDLE_WFI && TC_RV_TICKLESS
-         TCT_CASE(idle_sleeps_through_ticks), TCT_CASE(interrupt_in_a_suppressed_stretch),
+         TCT_CASE(idle_sleeps_through_ticks),
+#if defined(TC_BOARD_RTC)
+         TCT_CASE(interrupt_in_a_suppressed_stretch),
+#endif
 #endif
 #if !TC_RV_IDLE_WFI
          TCT_CASE(ten_ticks_are_ten_timer_periods),

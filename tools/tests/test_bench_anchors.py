@@ -425,6 +425,21 @@ def test_every_cmsis_build_is_a_program_of_the_bench_tree() -> None:
         assert f"set({tree.variable} " in others and tree.marker in others, tree.variable
 
 
+def test_the_fe310_is_refused_naming_its_ram(tmp_path: Path) -> None:
+    """No benchmark program fits the FE310's 16 KB: both commands say so before building."""
+    parser = argparse.ArgumentParser()
+    cli_bench.register(parser.add_subparsers())
+    for argv in (
+        ["bench", "anchors", "--target", "qemu-fe310", "--freertos", str(tmp_path)],
+        ["bench", "--target", "qemu-fe310", "--quick"],
+    ):
+        args = parser.parse_args(argv)
+        with pytest.raises(TacetError, match="--target qemu-fe310: the FE310's 16 KB") as error:
+            args.handler(args)
+        assert error.value.status == 2
+    assert all(t.no_benchmarks is None for t in TARGETS.values() if t.name != "qemu-fe310")
+
+
 def test_cmsis_is_refused_on_the_riscv_targets(tmp_path: Path) -> None:
     parser = argparse.ArgumentParser()
     cli_bench.register(parser.add_subparsers())

@@ -126,7 +126,7 @@ def test_the_files_and_nothing_of_this_machine_in_what_is_committed(tmp_path: Pa
         assert function in main
     presets = json.loads((project / "CMakePresets.json").read_text())
     assert [p["name"] for p in presets["configurePresets"]] == [
-        "base", "sim", "qemu-m3", "qemu-m4", "qemu-rv32", "qemu-rv32f",
+        "base", "sim", "qemu-m3", "qemu-m4", "qemu-rv32", "qemu-rv32f", "qemu-fe310",
     ]  # fmt: skip
     assert all("toolchainFile" not in p for p in presets["configurePresets"])
 
@@ -201,7 +201,7 @@ def test_the_board_s_preset_and_clock(tmp_path: Path) -> None:
     assert "stm32f407" not in [p["name"] for p in presets["testPresets"]]
     yaml = (project / "app.yaml").read_text()
     assert "name: stm32f407\n" in yaml and "clock_hz: 168000000\n" in yaml
-    assert "targets: [qemu-m4, sim, qemu-m3, qemu-rv32, qemu-rv32f]" in yaml
+    assert "targets: [qemu-m4, sim, qemu-m3, qemu-rv32, qemu-rv32f, qemu-fe310]" in yaml
     readme = (project / "README.md").read_text()
     assert "tacet build --target qemu-m4 --board stm32f407" in readme
 

@@ -220,6 +220,8 @@ def handle(args: argparse.Namespace) -> int:
     check_arguments(args)
     setup = resolve_setup(args)
     target = setup.target
+    if target.no_benchmarks is not None:
+        raise TacetError(f"--target {target.name}: {target.no_benchmarks}", status=2)
     if target.emulated:
         require_tool(target.qemu, f"target {target.name}")
     repeat = QUICK_REPEAT if args.quick else args.repeat
@@ -357,6 +359,8 @@ def handle_anchors(args: argparse.Namespace) -> int:
             "qemu-rv32 or qemu-rv32f",
             status=2,
         )
+    if target.no_benchmarks is not None:
+        raise TacetError(f"--target {target.name}: {target.no_benchmarks}", status=2)
     require_tool(target.qemu, f"target {target.name}")
     given, definitions = _anchor_trees(args, setup.cwd, target)
     cmsis_trees, cmsis_definitions = _cmsis_trees(args, setup.cwd, given)

@@ -87,6 +87,14 @@ STM32F407 = Port(
     includes=("include", "ports/cortex-m/include", "ports/cortex-m/boards/stm32f407/include"),
 )
 
+# The RISC-V port's second board, the SiFive FE310 (ports/riscv/boards/fe310): its own code and
+# the port's, whose tick carries a fraction there (the tests' 300 Hz on QEMU's 10 MHz mtime).
+FE310 = Port(
+    "riscv",
+    sources=("ports/riscv/riscv.c", "ports/riscv/boards/fe310/*.c"),
+    includes=("include", "kernel", "ports/riscv/include", "ports/riscv/boards/fe310/include"),
+)
+
 
 @dataclass(frozen=True)
 class Configuration:
@@ -143,6 +151,7 @@ CONFIGURATIONS: tuple[Configuration, ...] = (
     Configuration("cortex-m3-powertrace", CORTEX_M, (*CM3, *OS, "TC_POWER=1", "TC_TRACE=1")),
     Configuration("cortex-m4f-stm32f407", STM32F407, (*CM4F, *OS)),
     Configuration("rv32imac", RISCV, (*RV32, *OS)),
+    Configuration("rv32imac-fe310", FE310, (*RV32, *OS, "TC_TICK_HZ=300u")),
     Configuration("rv32imac-irqoff", RISCV, (*RV32, *OS, "TC_IRQ_OFF_MEASURE=1")),
     Configuration("rv32imac-bench", RISCV, (*RV32, "TC_RV_IDLE_WFI=0", *LEAN)),
     Configuration("rv32imac-powertrace", RISCV, (*RV32, *OS, "TC_POWER=1", "TC_TRACE=1")),
