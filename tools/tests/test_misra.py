@@ -221,6 +221,15 @@ def test_tacet_misra_holds_the_kernel_to_its_record(tmp_path: Path) -> None:
     assert "kernel/thread.c:" in failed.stderr
 
 
+def test_a_record_that_cannot_be_read_exits_2(tmp_path: Path) -> None:
+    (tmp_path / "record.yaml").write_text("standard: x\n")
+    for record in (tmp_path / "record.yaml", tmp_path / "absent.yaml"):
+        run = [sys.executable, "-m", "tacet", "misra", "--repo", str(REPO), "--record", str(record)]
+        done = subprocess.run(run, capture_output=True, text=True, check=False, timeout=120)
+        assert done.returncode == 2, done.stderr
+        assert str(record) in done.stderr and "Traceback" not in done.stderr
+
+
 def test_the_summary_counts_read_as_a_sentence() -> None:
     rows = [
         Row("1.1", "required", "required", "compiler", "compliant"),

@@ -69,10 +69,13 @@ def handle(args: argparse.Namespace) -> int:
         if not re.fullmatch(r"\d+\.\d+", rule):
             raise TacetError(f"--rule {rule}: expected a rule number such as 15.5")
     record_path = args.record if args.record is not None else repo / RECORD
-    record = load(record_path, str(args.record) if args.record is not None else RECORD)
-    cppcheck = find_cppcheck(args.cppcheck)
-    own, from_cppcheck = checked_rules(cppcheck)
-    findings = misra_findings(repo, CONFIGURATION, cppcheck)
+    try:
+        record = load(record_path, str(args.record) if args.record is not None else RECORD)
+        cppcheck = find_cppcheck(args.cppcheck)
+        own, from_cppcheck = checked_rules(cppcheck)
+        findings = misra_findings(repo, CONFIGURATION, cppcheck)
+    except TacetError as error:  # nothing was checked: not a verdict on the kernel
+        raise TacetError(str(error), status=2) from None
     counted = [f for f in findings if f.file.startswith(COUNTED)]
     elsewhere = [f for f in findings if not f.file.startswith(COUNTED)]
     lines: dict[str, list[str]] = {}
