@@ -332,14 +332,16 @@ static void ten_ticks_are_ten_timer_periods(void)
   begin();
   make(L, "L", tick_measurer, 10, TC_AUTO_START);
   CHECK_EQ(tct_run_kernel(), 0);
-  /* Ten periods: exactly ten times the count per tick, or, when the timer's rate is not a
-   * whole number of ticks (the tick carries the fraction), ten ticks' exact time rounded down
-   * or up -- where periods cut to their whole part would come short by ten fractions (3 counts
-   * at the FE310 tests' 300 Hz). Exact: with idle spinning under -icount, both readings come
-   * the same number of instructions after their tick. */
+  /* Ten periods: ten times the count per tick, or, when the timer's rate is not a whole number
+   * of ticks (the tick carries the fraction), ten ticks' exact time rounded down or up -- where
+   * periods cut to their whole part would come short by ten fractions (3 counts at the FE310
+   * tests' 300 Hz). To one count either way: under -icount each reading comes a few
+   * instructions after its tick, not always the same few (the first follows the thread's start),
+   * and mtime advances every 100 instructions on virt, so a reading can fall on either side of
+   * a count; which side depends on the code's layout (seen: a clone at another path). */
   uint64_t ten = 10u * (uint64_t)TC_BOARD_TIMER_HZ / TC_TICK_HZ;
-  CHECK(span >= ten);
-  CHECK(span <= ten + (10u * (uint64_t)TC_BOARD_TIMER_HZ % TC_TICK_HZ != 0u ? 1u : 0u));
+  CHECK(span + 1u >= ten);
+  CHECK(span <= ten + 1u + (10u * (uint64_t)TC_BOARD_TIMER_HZ % TC_TICK_HZ != 0u ? 1u : 0u));
 }
 #endif
 
