@@ -42,8 +42,8 @@ endif()
 # stretch, which the FE310 (no timed device in QEMU) cannot test.
 set(frac_targets "$<OR:$<STREQUAL:$<TARGET_PROPERTY:NAME>,test_riscv.frac>,$<STREQUAL:$<TARGET_PROPERTY:NAME>,tacet_kernel_frac>>")
 add_compile_definitions(TC_TICK_HZ=$<IF:${frac_targets},300u,${TACET_RV_TEST_TICK_HZ}>)
-# The spinning idle (TC_RV_IDLE_WFI=0): test_riscv.spin checks that ten ticks are ten mtime
-# periods. The event trace, energy accounting and the rest: tests/qemu.cmake.
+# The spinning idle (TC_RV_IDLE_WFI=0): test_riscv.spin checks that a hundred ticks are a
+# hundred mtime periods. The event trace, energy accounting and the rest: tests/qemu.cmake.
 set(spin TC_RV_IDLE_WFI=0)
 set(port_test test_riscv)
 include(${PROJECT_SOURCE_DIR}/tests/qemu.cmake)
