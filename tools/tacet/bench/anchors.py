@@ -359,11 +359,19 @@ def _ratio(r: float | None, limit: float) -> str:
 def table(columns: Sequence[Column]) -> list[str]:
     """The figures of every build, and the ratios of the goals, as a Markdown table."""
     judged = goals(columns)
-    header = ["test", *(c.build.label for c in columns)]
-    header += [f"{g.build.replace('tacet_', '')} / {_short(g)}" for g in judged]
+    ratios = [f"{g.build.replace('tacet_', '')} / {_short(g)}" for g in judged]
+    return figures_table(columns, judged, ratios)
+
+
+def figures_table(
+    shown: Sequence[Column], judged: Sequence[Goal], ratios: Sequence[str]
+) -> list[str]:
+    """A Markdown table: a row per test, the figures of the columns `shown`, then the ratio of
+    each goal `judged` (headed `ratios`; none for basic)."""
+    header = ["test", *(c.build.label for c in shown), *ratios]
     lines = ["| " + " | ".join(header) + " |", "|---" + "|---:" * (len(header) - 1) + "|"]
     for test in THREAD_METRIC_TESTS:
-        cells = [test, *(_cell(c.figures.get(test)) for c in columns)]
+        cells = [test, *(_cell(c.figures.get(test)) for c in shown)]
         for g in judged:
             r = dict(g.results).get(test)
             cells.append(_ratio(r, g.limit) if test != "basic" else "")
@@ -626,15 +634,7 @@ def cmsis_table(columns: Sequence[Column]) -> list[str]:
     shown = [c for c in columns if c.build.key in ("tacet_default", "tacet_lean")]
     shown += [c for c in columns if c.build.key in CMSIS_BUILD]
     judged = cmsis_goals(columns)
-    header = ["test", *(c.build.label for c in shown), *(_cmsis_short(g) for g in judged)]
-    lines = ["| " + " | ".join(header) + " |", "|---" + "|---:" * (len(header) - 1) + "|"]
-    for test in THREAD_METRIC_TESTS:
-        cells = [test, *(_cell(c.figures.get(test)) for c in shown)]
-        for g in judged:
-            r = dict(g.results).get(test)
-            cells.append(_ratio(r, g.limit) if test != "basic" else "")
-        lines.append("| " + " | ".join(cells) + " |")
-    return lines
+    return figures_table(shown, judged, [_cmsis_short(g) for g in judged])
 
 
 def cmsis_markdown(columns: Sequence[Column], trees: dict[str, str]) -> str:
