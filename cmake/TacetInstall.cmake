@@ -2,10 +2,13 @@
 # cmake --install: Tacet as a CMake package (docs/using-tacet.md). Installed under the prefix:
 #
 #   include/tacet/              the portable headers (the same in every configuration)
-#   lib/tacet/<config>/         libtacet_kernel.a; include/, the port's and board's headers;
-#                               ld/, the linker scripts (Cortex-M)
+#   include/tacet/cmsis-rtos2/  cmsis_os2.h and tacet_os2.h (compat/cmsis-rtos2)
+#   lib/tacet/<config>/         libtacet_kernel.a, libtacet_cmsis_os2.a (where the configuration
+#                               has 64 priorities or more); include/, the port's and board's
+#                               headers; ld/, the linker scripts (Cortex-M)
 #   lib/cmake/Tacet/            TacetConfig.cmake, TacetConfigVersion.cmake, and <config>/:
-#                               the exported target tacet::kernel and what the configuration is
+#                               the exported targets tacet::kernel and tacet::cmsis_os2, and what
+#                               the configuration is
 #   share/tacet/cmake/          the toolchain files
 #   share/tacet/tools/ ...      tacet_add_app's generator (tools/tacet, with the schemas, board
 #                               power tables and port headers it reads, laid out as in the tree)
@@ -38,6 +41,15 @@ foreach(_tacet_link cm_link rv_link)
     list(APPEND _tacet_exported tacet_${_tacet_link})
   endif()
 endforeach()
+# CMSIS-RTOS2 on this kernel, where the configuration builds it: the library beside the
+# kernel's, compiled with the layer's defaults (TC_OS2_HEAP_SIZE ...: docs/cmsis-rtos2.md).
+if(TARGET tacet_cmsis_os2)
+  set_target_properties(tacet_cmsis_os2 PROPERTIES EXPORT_NAME cmsis_os2)
+  target_include_directories(tacet_cmsis_os2 INTERFACE $<INSTALL_INTERFACE:include/tacet/cmsis-rtos2>)
+  list(APPEND _tacet_exported tacet_cmsis_os2)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/compat/cmsis-rtos2/include/
+          DESTINATION include/tacet/cmsis-rtos2)
+endif()
 install(TARGETS ${_tacet_exported} EXPORT TacetTargets ARCHIVE DESTINATION ${TACET_INSTALL_LIBDIR})
 install(EXPORT TacetTargets NAMESPACE tacet::
         DESTINATION ${_tacet_cmakedir}/${TACET_INSTALL_CONFIG})

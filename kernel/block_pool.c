@@ -43,7 +43,7 @@ static inline uintptr_t allocated_tag(const tc_block_pool *bp) { return (uintptr
 static tc_block_pool *owner_of(const void *block)
 {
   const uint8_t *p = block;
-  const tc_node *n = tc__k.block_pools.head;
+  tc_node *n = tc__k.block_pools.head; /* not const: the pool found is the caller's to change */
   if (n == NULL) return NULL;
   do {
     tc_block_pool *bp = TC_CONTAINER_OF(n, tc_block_pool, created_node);
@@ -81,7 +81,7 @@ tc_status TC_BODY(tc_block_pool_create)(tc_block_pool *bp, const char *name, siz
     const tc_node *x = tc__k.block_pools.head;
     if (!bad && x != NULL) {
       do {
-        const tc_block_pool *o = TC_CONTAINER_OF(x, tc_block_pool, created_node);
+        const tc_block_pool *o = TC_CONST_CONTAINER_OF(x, tc_block_pool, created_node);
         if (start < o->end && o->start < end) bad = true;
         x = x->next;
       } while (x != tc__k.block_pools.head);
@@ -286,7 +286,7 @@ const char *tc__block_pool_check(void)
   const tc_node *n = tc__k.block_pools.head;
   if (n == NULL) return NULL;
   do {
-    const char *e = check_pool(TC_CONTAINER_OF(n, tc_block_pool, created_node));
+    const char *e = check_pool(TC_CONST_CONTAINER_OF(n, tc_block_pool, created_node));
     if (e != NULL) return e;
     n = n->next;
   } while (n != tc__k.block_pools.head);

@@ -54,7 +54,7 @@ _Static_assert(sizeof(size_t) == sizeof(void *), "size copy is one word");
 static inline bool pool_valid(const tc_byte_pool *bp) { return bp != NULL && bp->magic == TC_MAGIC_BYTE_POOL; }
 
 static inline size_t bsize(const block *b) { return b->head & ~FLAGS; }
-static inline block *right_of(const block *b) { return (block *)((uint8_t *)b + bsize(b)); }
+static inline block *right_of(block *b) { return (block *)((uint8_t *)b + bsize(b)); }
 static inline size_t *size_copy(block *b) { return (size_t *)right_of(b) - 1; }
 static inline uintptr_t used_tag(const tc_byte_pool *bp) { return (uintptr_t)bp ^ TAG_USED; }
 static inline uintptr_t free_tag(const tc_byte_pool *bp) { return (uintptr_t)bp ^ TAG_FREE; }
@@ -189,7 +189,7 @@ static void waiters_changed(tc_waitq *q, tc_thread *t)
 static tc_byte_pool *pool_of(const void *mem)
 {
   const uint8_t *p = mem;
-  const tc_node *n = tc__k.byte_pools.head;
+  tc_node *n = tc__k.byte_pools.head; /* not const: the pool found is the caller's to change */
   if (n == NULL) return NULL;
   do {
     tc_byte_pool *bp = TC_CONTAINER_OF(n, tc_byte_pool, created_node);
@@ -199,13 +199,19 @@ static tc_byte_pool *pool_of(const void *mem)
   return NULL;
 }
 
+/* right_of for a block only read (the checks below). */
+static inline const block *right_of_const(const block *b)
+{
+  return (const block *)((const uint8_t *)b + bsize(b));
+}
+
 /* `b` is a block in use of `bp`: its header and both neighbours' boundary tags agree. */
 static bool in_use_block(const tc_byte_pool *bp, const block *b)
 {
   if (((uintptr_t)b & 7u) != 0 || b->tag != used_tag(bp) || !(b->head & IN_USE)) return false;
   size_t size = bsize(b);
   if (size < MIN_BLOCK || size > (size_t)(bp->end - (const uint8_t *)b)) return false;
-  const block *right = right_of(b);
+  const block *right = right_of_const(b);
   if (below_end(bp, right) &&
       (!(right->head & PREV_IN_USE) || (right->tag != used_tag(bp) && right->tag != free_tag(bp))))
     return false;
@@ -242,7 +248,7 @@ tc_status TC_BODY(tc_byte_pool_create)(tc_byte_pool *bp, const char *name, void 
     const tc_node *x = tc__k.byte_pools.head;
     if (!bad && x != NULL) {
       do {
-        const tc_byte_pool *o = TC_CONTAINER_OF(x, tc_byte_pool, created_node);
+        const tc_byte_pool *o = TC_CONST_CONTAINER_OF(x, tc_byte_pool, created_node);
         if (start < o->end && o->start < end) bad = true;
         x = x->next;
       } while (x != tc__k.byte_pools.head);
@@ -427,7 +433,7 @@ static const char *check_pool(const tc_byte_pool *bp)
   size_t waiting;
   const char *e = tc__waitq_check(&bp->waiters, &waiting);
   if (e != NULL) return e;
-  if (waiting != 0 && TC_THREAD_OF(bp->waiters.threads.head)->wait_info[0] <= largest + H)
+  if (waiting != 0 && TC_CONST_THREAD_OF(bp->waiters.threads.head)->wait_info[0] <= largest + H)
     return "the first byte pool waiter fits and was not served";
   return NULL;
 }
@@ -437,7 +443,7 @@ const char *tc__byte_pool_check(void)
   const tc_node *n = tc__k.byte_pools.head;
   if (n == NULL) return NULL;
   do {
-    const char *e = check_pool(TC_CONTAINER_OF(n, tc_byte_pool, created_node));
+    const char *e = check_pool(TC_CONST_CONTAINER_OF(n, tc_byte_pool, created_node));
     if (e != NULL) return e;
     n = n->next;
   } while (n != tc__k.byte_pools.head);

@@ -56,7 +56,7 @@ static const char *check_ready(size_t *ready_total, size_t *flagged_total)
     bool seen_unflagged = false;
     const tc_node *x = l->head;
     do {
-      const tc_thread *t = TC_THREAD_OF(x);
+      const tc_thread *t = TC_CONST_THREAD_OF(x);
       FAIL_IF(t->magic != TC_MAGIC_THREAD, "ready list holds something that is not a thread");
       FAIL_IF(t->state != TC_READY, "thread in a ready list is not in the ready state");
       FAIL_IF(t->priority != p, "thread in the ready list of another priority");
@@ -75,7 +75,8 @@ static const char *check_ready(size_t *ready_total, size_t *flagged_total)
       FAIL_IF((tc__k.ready_map[w] != 0) != group_bit(tc__k.ready_group, w), "ready_group disagrees with ready_map");
     }
     /* Shifted in 64 bits: with 1,024 priorities the shift is 32, undefined on 32 bits. */
-    FAIL_IF((uint32_t)((uint64_t)tc__k.ready_group << TC_MAP_WORDS) != 0, "ready_group bit beyond the map");
+    const unsigned words = TC_MAP_WORDS; /* an unsigned shift count */
+    FAIL_IF((uint32_t)((uint64_t)tc__k.ready_group << words) != 0, "ready_group bit beyond the map");
   } else {
     FAIL_IF(tc__k.ready_group != 0, "ready_group kept with a one-word map");
   }
@@ -92,7 +93,7 @@ static const char *check_preempted(size_t flagged)
   const tc_node *x = tc__k.preempted.head;
   unsigned last = 0;
   for (size_t i = 0; i < n; i++, x = x->next) {
-    const tc_thread *t = TC_CONTAINER_OF(x, tc_thread, preempt_node);
+    const tc_thread *t = TC_CONST_CONTAINER_OF(x, tc_thread, preempt_node);
     FAIL_IF(t->magic != TC_MAGIC_THREAD || t->state != TC_READY || !(t->flags & TC_TF_PREEMPTED),
             "preempted list holds a thread that is not a ready, preempted thread");
     FAIL_IF(t->threshold < last, "preempted list out of threshold order");
@@ -109,7 +110,7 @@ static const char *check_waitq(const tc_waitq *q)
   const tc_node *x = q->threads.head;
   unsigned last = 0;
   for (size_t i = 0; i < n; i++, x = x->next) {
-    const tc_thread *t = TC_THREAD_OF(x);
+    const tc_thread *t = TC_CONST_THREAD_OF(x);
     FAIL_IF(t->magic != TC_MAGIC_THREAD, "wait queue holds something that is not a thread");
     FAIL_IF(t->state != TC_PENDING, "thread in a wait queue is not pending");
     FAIL_IF(t->wait_q != q, "thread in a wait queue it does not wait on");
@@ -179,7 +180,7 @@ static const char *check_timeouts(size_t expected)
   FAIL_IF(n != expected, "delta list length disagrees with the linked timeouts");
   const tc_node *x = tc__k.timeouts.head;
   for (size_t i = 0; i < n; i++, x = x->next) {
-    const tc_timeout *to = TC_CONTAINER_OF(x, tc_timeout, node);
+    const tc_timeout *to = TC_CONST_CONTAINER_OF(x, tc_timeout, node);
     FAIL_IF(!to->linked, "delta list entry not marked linked");
     FAIL_IF(to->expire == NULL, "delta list entry without an expiry function");
     FAIL_IF(i == 0 && to->delta == 0, "delta list head already expired");
@@ -199,7 +200,7 @@ static const char *check_all(void)
   if (e != NULL) return e;
   const tc_node *x = tc__k.threads.head;
   for (size_t i = 0; i < n_threads; i++, x = x->next) {
-    const tc_thread *t = TC_CONTAINER_OF(x, tc_thread, created_node);
+    const tc_thread *t = TC_CONST_CONTAINER_OF(x, tc_thread, created_node);
     e = check_thread(t, &ready_threads, &timeouts);
     if (e != NULL) return e;
   }

@@ -151,7 +151,7 @@ static const char *check_event(const tc_event *e)
   if (err != NULL || waiting == 0) return err;
   const tc_node *x = e->waiters.threads.head;
   do {
-    const tc_thread *t = TC_THREAD_OF(x);
+    const tc_thread *t = TC_CONST_THREAD_OF(x);
     if (t->wait_info[0] == 0 || !mode_valid((unsigned)t->wait_info[1]))
       return "event waiter with an invalid request";
     if (satisfied(e->flags, (uint32_t)t->wait_info[0], (unsigned)t->wait_info[1]))
@@ -166,7 +166,7 @@ const char *tc__event_check(void)
   const tc_node *n = tc__k.events.head;
   if (n == NULL) return NULL;
   do {
-    const char *e = check_event(TC_CONTAINER_OF(n, tc_event, created_node));
+    const char *e = check_event(TC_CONST_CONTAINER_OF(n, tc_event, created_node));
     if (e != NULL) return e;
     n = n->next;
   } while (n != tc__k.events.head);

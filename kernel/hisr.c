@@ -114,7 +114,7 @@ tc_status TC_BODY(tc_hisr_create)(tc_hisr *h, const char *name, void (*fn)(void)
    * tc__thread_run(). */
   uintptr_t lo = tc__stack_bottom(stack);
   uintptr_t hi = tc__stack_top(stack, stack_size);
-  memset(h, 0, sizeof *h);
+  (void)memset(h, 0, sizeof *h);
   tc_thread *c = &h->ctx;
   c->name = name;
   c->entry = hisr_entry;
@@ -206,7 +206,7 @@ const char *tc__hisr_check(void)
   const tc_node *n = tc__k.hisrs.head;
   if (n != NULL) {
     do {
-      const tc_hisr *h = TC_CONTAINER_OF(n, tc_hisr, created_node);
+      const tc_hisr *h = TC_CONST_CONTAINER_OF(n, tc_hisr, created_node);
       const tc_thread *c = &h->ctx;
       if (h->magic != TC_MAGIC_HISR || c->magic != TC_MAGIC_HISR_CTX || (c->flags & ~TC_TF_SYSTEM) != TC_TF_HISR)
         return "HISR list holds something that is not an HISR";
@@ -229,9 +229,9 @@ const char *tc__hisr_check(void)
   for (unsigned p = 0; p < TC_HISR_PRIORITIES; p++) {
     const tc_node *x = tc__k.hisr_ready[p].head;
     if (x == NULL) continue;
-    if (top == NULL) top = TC_THREAD_OF(x);
+    if (top == NULL) top = TC_CONST_THREAD_OF(x);
     do {
-      const tc_hisr *h = TC_CONTAINER_OF(TC_THREAD_OF(x), tc_hisr, ctx);
+      const tc_hisr *h = TC_CONST_CONTAINER_OF(TC_CONST_THREAD_OF(x), tc_hisr, ctx);
       if (x->next == NULL || x->next->prev != x) return "HISR list links disagree";
       if (h->magic != TC_MAGIC_HISR || h->priority != p) return "HISR queued in the wrong list";
       queued++; /* no bound needed: see check_links() in check.c */

@@ -290,6 +290,10 @@ static inline void tc__list_push_front(tc_list *l, tc_node *n) { tc__list_insert
 
 #define TC_CONTAINER_OF(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
 #define TC_THREAD_OF(node) TC_CONTAINER_OF(node, tc_thread, sched_node)
+/* The same from a const node: the object stays const (a read-only walk cannot write through it). */
+#define TC_CONST_CONTAINER_OF(ptr, type, member) \
+  ((const type *)((const char *)(ptr) - offsetof(type, member)))
+#define TC_CONST_THREAD_OF(node) TC_CONST_CONTAINER_OF(node, tc_thread, sched_node)
 
 /* Bits of the ready map are numbered from the most significant end. With 32 priorities the
  * map is one word and the group is not kept (the constant condition compiles the group's code
@@ -365,6 +369,12 @@ static inline void tc__unlock(unsigned s) { TC_PORT_IRQ_RESTORE(s); }
 static inline void tc__unlock_quiet(unsigned s) { TC_PORT_IRQ_RESTORE_QUIET(s); }
 #endif
 
+/* Branch hints whose value is essentially Boolean (MISRA C:2012 rule 14.4): __builtin_expect
+ * returns a long, so the hint is compared with 0 rather than used as the condition itself.
+ * The compiler folds both forms to the same code. */
+#define TC_LIKELY(c) (__builtin_expect((c), 1) != 0)
+#define TC_UNLIKELY(c) (__builtin_expect((c), 0) != 0)
+
 /* ---- calling context -------------------------------------------------------------------- */
 
 /* Every service's first check (TC_CHECKS=1): an interrupt handler above the kernel's mask
@@ -377,11 +387,11 @@ static inline void tc__unlock_quiet(unsigned s) { TC_PORT_IRQ_RESTORE_QUIET(s); 
 tc_status tc__isr_refuse(const char *service) __attribute__((cold, noinline));
 #define TC_ISR_CHECK(service)                                                   \
   do {                                                                          \
-    if (__builtin_expect(TC_PORT_IN_UNMASKED_ISR(), 0)) return tc__isr_refuse(service); \
+    if (TC_UNLIKELY(TC_PORT_IN_UNMASKED_ISR())) return tc__isr_refuse(service); \
   } while (0)
 #define TC_ISR_CHECK_VOID(service)                                  \
   do {                                                              \
-    if (__builtin_expect(TC_PORT_IN_UNMASKED_ISR(), 0)) {           \
+    if (TC_UNLIKELY(TC_PORT_IN_UNMASKED_ISR())) {                   \
       (void)tc__isr_refuse(service);                                \
       return;                                                       \
     }                                                               \
@@ -885,7 +895,7 @@ void tc__stack_prepare(void *stack, size_t size);
 static inline void tc__stack_prepare(void *stack, size_t size)
 {
 #if TC_STACK_CHECK
-  memset(stack, TC_STACK_PATTERN, size);
+  (void)memset(stack, TC_STACK_PATTERN, size);
 #else
   (void)stack;
   (void)size;
@@ -900,7 +910,7 @@ static inline void tc__stack_prepare(void *stack, size_t size)
 TC_HOT TC_NO_ASAN bool tc__guard_top_intact(const tc_thread *t)
 {
   uint32_t w;
-  memcpy(&w, t->stack_base + TC_STACK_GUARD - 4, sizeof w);
+  (void)memcpy(&w, t->stack_base + TC_STACK_GUARD - 4, sizeof w);
   return w == TC__PATTERN_WORD;
 }
 
@@ -1000,7 +1010,7 @@ TC_HOT void tc__ready_append(tc_thread *t)
   tc_list *l = t->ready_list;
   tc_node *n = &t->sched_node, *h = l->head;
   /* Alone at its priority is the common case (distinct priorities), laid out straight. */
-  if (__builtin_expect(h == NULL, 1)) {
+  if (TC_LIKELY(h == NULL)) {
     n->next = n->prev = n;
     l->head = n;
     tc__ready_map_set(t);

@@ -158,7 +158,7 @@ static const char *check_port(const tc_port *p)
   if (p->count != 0 && p->count != p->n_slots) return "message port has waiters while neither empty nor full";
   const tc_node *x = p->waiters.threads.head;
   do {
-    const tc_thread *t = TC_THREAD_OF(x);
+    const tc_thread *t = TC_CONST_THREAD_OF(x);
     if (p->count == 0 && (t->wait_info[1] != RECEIVER || t->wait_info[0] == 0))
       return "sender waits on an empty message port";
     if (p->count != 0 && t->wait_info[1] != SENDER) return "receiver waits on a full message port";
@@ -172,7 +172,7 @@ const char *tc__port_check(void)
   const tc_node *n = tc__k.ports.head;
   if (n == NULL) return NULL;
   do {
-    const char *e = check_port(TC_CONTAINER_OF(n, tc_port, created_node));
+    const char *e = check_port(TC_CONST_CONTAINER_OF(n, tc_port, created_node));
     if (e != NULL) return e;
     n = n->next;
   } while (n != tc__k.ports.head);

@@ -29,6 +29,7 @@ TC_TRACED(tc_mutex_delete, (tc_mutex *m), (m),
           TC_TRACE_SVC_MUTEX_DELETE, m, 0, 0, TC_TRACE_FORGET(m))
 
 #define MUTEX_OF_OWNER_NODE(n) TC_CONTAINER_OF(n, tc_mutex, owner_node)
+#define CONST_MUTEX_OF_OWNER_NODE(n) TC_CONST_CONTAINER_OF(n, tc_mutex, owner_node)
 
 static struct {
   bool active;        /* update_effective() is walking a chain */
@@ -42,10 +43,10 @@ void tc__mutex_effective(const tc_thread *t, unsigned *priority, unsigned *thres
   const tc_node *n = t->mutexes.head;
   if (n != NULL) {
     do {
-      const tc_mutex *m = MUTEX_OF_OWNER_NODE(n);
+      const tc_mutex *m = CONST_MUTEX_OF_OWNER_NODE(n);
       const tc_node *w = m->waiters.threads.head;
-      if ((m->options & TC_INHERIT) && w != NULL && TC_THREAD_OF(w)->priority < *priority)
-        *priority = TC_THREAD_OF(w)->priority;
+      if ((m->options & TC_INHERIT) && w != NULL && TC_CONST_THREAD_OF(w)->priority < *priority)
+        *priority = TC_CONST_THREAD_OF(w)->priority;
       n = n->next;
     } while (n != t->mutexes.head);
   }
@@ -256,7 +257,7 @@ const char *tc__mutex_check(void)
   const tc_node *n = tc__k.mutexes.head;
   if (n != NULL) {
     do {
-      const char *e = check_mutex(TC_CONTAINER_OF(n, tc_mutex, created_node));
+      const char *e = check_mutex(TC_CONST_CONTAINER_OF(n, tc_mutex, created_node));
       if (e != NULL) return e;
       n = n->next;
     } while (n != tc__k.mutexes.head);
@@ -267,11 +268,11 @@ const char *tc__mutex_check(void)
   n = tc__k.threads.head;
   if (n == NULL) return NULL;
   do {
-    const tc_thread *t = TC_CONTAINER_OF(n, tc_thread, created_node);
+    const tc_thread *t = TC_CONST_CONTAINER_OF(n, tc_thread, created_node);
     const tc_node *x = t->mutexes.head;
     if (x != NULL) {
       do {
-        const tc_mutex *m = MUTEX_OF_OWNER_NODE(x);
+        const tc_mutex *m = CONST_MUTEX_OF_OWNER_NODE(x);
         if (m->magic != TC_MAGIC_MUTEX || m->owner != t) return "thread lists a mutex it does not own";
         x = x->next;
       } while (x != t->mutexes.head);

@@ -45,7 +45,7 @@ static inline bool queue_valid(const tc_queue *q) { return q != NULL && q->magic
 
 /* One word, at any address where ANY_ALIGNMENT allows it (memcpy of 4 bytes is a single load
  * or store there). */
-static inline void copy_word(uint8_t *d, const uint8_t *s) { memcpy(d, s, 4); }
+static inline void copy_word(uint8_t *d, const uint8_t *s) { (void)memcpy(d, s, 4); }
 
 /* One message of `q` from `src` to `dst`. Messages of whole words are copied word by word,
  * inline and unrolled for the usual sizes (a 16-byte message is four loads and four stores);
@@ -77,7 +77,7 @@ ONE_COPY static inline void copy_msg(const tc_queue *q, void *dst, const void *s
     }
     return;
   }
-  memcpy(dst, src, q->msg_size);
+  (void)memcpy(dst, src, q->msg_size);
 }
 
 static inline void ring_put(tc_queue *q, const void *msg, bool front)
@@ -316,7 +316,7 @@ static const char *check_queue(const tc_queue *q)
   if (q->count != 0 && q->count != q->capacity) return "queue has waiters while neither empty nor full";
   const tc_node *x = q->waiters.threads.head;
   do {
-    const tc_thread *t = TC_THREAD_OF(x);
+    const tc_thread *t = TC_CONST_THREAD_OF(x);
     if (t->wait_info[0] == 0) return "queue waiter without a message buffer";
     if (q->count == 0 && t->wait_info[1] != RECEIVER) return "sender waits on an empty queue";
     if (q->count != 0 && t->wait_info[1] != SENDER_BACK && t->wait_info[1] != SENDER_FRONT)
@@ -331,7 +331,7 @@ const char *tc__queue_check(void)
   const tc_node *n = tc__k.queues.head;
   if (n == NULL) return NULL;
   do {
-    const char *e = check_queue(TC_CONTAINER_OF(n, tc_queue, created_node));
+    const char *e = check_queue(TC_CONST_CONTAINER_OF(n, tc_queue, created_node));
     if (e != NULL) return e;
     n = n->next;
   } while (n != tc__k.queues.head);

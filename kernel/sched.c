@@ -139,7 +139,7 @@ static void preempted_add(tc_thread *t)
   tc__list_insert(l, pos, &t->preempt_node);
 }
 
-static inline bool flagged(const tc_node *n) { return (TC_THREAD_OF(n)->flags & TC_TF_PREEMPTED) != 0; }
+static inline bool flagged(const tc_node *n) { return (TC_CONST_THREAD_OF(n)->flags & TC_TF_PREEMPTED) != 0; }
 
 void tc__ready_insert(tc_thread *t, bool at_front)
 {
@@ -352,7 +352,7 @@ const char *tc__waitq_check(const tc_waitq *q, size_t *n)
   if (x == NULL) return NULL;
   const tc_thread *last = NULL;
   do {
-    const tc_thread *t = TC_THREAD_OF(x);
+    const tc_thread *t = TC_CONST_THREAD_OF(x);
     if (x->next == NULL || x->next->prev != x) return "wait queue links disagree";
     if (t->magic != TC_MAGIC_THREAD || t->state != TC_PENDING || t->wait_q != q)
       return "wait queue holds a thread that does not wait on it";
@@ -467,7 +467,7 @@ void tc__sched_tick(void)
 void tc_kernel_init(void)
 {
   (void)TC_PORT_IRQ_DISABLE();
-  memset(&tc__k, 0, sizeof tc__k);
+  (void)memset(&tc__k, 0, sizeof tc__k);
   tc__time_init();
   TC_PORT_INIT();
 #if TC_POWER

@@ -126,7 +126,7 @@ const char *tc__sem_check(void)
   const tc_node *n = tc__k.sems.head;
   if (n == NULL) return NULL;
   do {
-    const tc_sem *s = TC_CONTAINER_OF(n, tc_sem, created_node);
+    const tc_sem *s = TC_CONST_CONTAINER_OF(n, tc_sem, created_node);
     if (s->magic != TC_MAGIC_SEM) return "semaphore list holds something that is not a semaphore";
     if (s->max == 0 || s->count > s->max) return "semaphore count above its maximum";
     size_t waiting;

@@ -51,7 +51,7 @@ TC_NO_ASAN size_t tc__stack_high_water(const tc_thread *t)
 static inline TC_NO_ASAN uint32_t stack_word(const uint8_t *p)
 {
   uint32_t w;
-  memcpy(&w, p, sizeof w);
+  (void)memcpy(&w, p, sizeof w);
   return w;
 }
 
@@ -168,7 +168,7 @@ void tc_kernel_stats(tc_kernel_stats_t *out)
   const tc_node *n = tc__k.threads.head;
   if (n != NULL) {
     do {
-      const tc_thread *t = TC_CONTAINER_OF(n, tc_thread, created_node);
+      const tc_thread *t = TC_CONST_CONTAINER_OF(n, tc_thread, created_node);
       uint64_t in, preempted, cycles;
       tc__thread_counters(t, &in, &preempted, &cycles);
       out->context_switches += in;

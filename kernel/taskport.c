@@ -119,7 +119,7 @@ const char *tc__taskport_check(void)
   const tc_node *n = tc__k.threads.head;
   if (n == NULL) return NULL;
   do {
-    const tc_thread *t = TC_CONTAINER_OF(n, tc_thread, created_node);
+    const tc_thread *t = TC_CONST_CONTAINER_OF(n, tc_thread, created_node);
     size_t waiting;
     const char *e = tc__waitq_check(&t->port_waiters, &waiting);
     if (e != NULL) return e;

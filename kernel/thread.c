@@ -107,7 +107,7 @@ tc_status TC_BODY(tc_thread_create)(tc_thread *t, const char *name, void (*entry
    * (and, with TC_MPU_STACK_GUARD, finds the guard region right below the bottom). */
   uintptr_t lo = tc__stack_bottom(stack);
   uintptr_t hi = tc__stack_top(stack, stack_size);
-  memset(t, 0, sizeof *t);
+  (void)memset(t, 0, sizeof *t);
 #if TC_POWER
   t->power_class = TC_LOAD_NORMAL; /* an HISR's context stays in TC_LOAD_HIGH (0) */
 #endif
@@ -316,7 +316,7 @@ void TC_BODY(tc_thread_yield)(void)
   /* Priority and threshold in one load: equal when the two halves are (a rotation by 16
    * compares them in one instruction). */
   uint32_t pt;
-  memcpy(&pt, &r->priority, sizeof pt);
+  (void)memcpy(&pt, &r->priority, sizeof pt);
   if (l->head != &r->sched_node ||
       (pt != ((pt << 16) | (pt >> 16)) && tc__sched_highest_ready() != r->priority)) {
     yield_general(r, s);

@@ -40,6 +40,7 @@ TC_TRACED(tc_timer_delete, (tc_timer *tm), (tm),
 
 #define TIMER_OF_TIMEOUT(to) TC_CONTAINER_OF(to, tc_timer, timeout)
 #define TIMER_OF_DUE(n)      TC_CONTAINER_OF(n, tc_timer, due_node)
+#define CONST_TIMER_OF_DUE(n) TC_CONST_CONTAINER_OF(n, tc_timer, due_node)
 
 static tc_hisr timers_hisr;
 #if TC_MPU_STACK_GUARD
@@ -127,7 +128,7 @@ tc_status TC_BODY(tc_timer_create)(tc_timer *tm, const char *name, void (*fn)(vo
   }
   tc_sched_unlock();
 
-  memset(tm, 0, sizeof *tm); /* counters, links, not due (and not a timer yet) */
+  (void)memset(tm, 0, sizeof *tm); /* counters, links, not due (and not a timer yet) */
   tm->name = name;
   tm->fn = fn;
   tm->arg = arg;
@@ -208,7 +209,7 @@ tc_status tc_timer_info(const tc_timer *tm, tc_timer_info_t *out)
     const tc_node *n = tc__k.timeouts.head;
     uint32_t sum = 0;
     for (;;) {
-      const tc_timeout *to = TC_CONTAINER_OF(n, tc_timeout, node);
+      const tc_timeout *to = TC_CONST_CONTAINER_OF(n, tc_timeout, node);
       sum += to->delta;
       if (to == &tm->timeout) break;
       n = n->next;
@@ -232,7 +233,7 @@ size_t tc__timer_linked(void)
   const tc_node *n = tc__k.timers.head;
   if (n != NULL) {
     do {
-      linked += TC_CONTAINER_OF(n, tc_timer, created_node)->timeout.linked;
+      linked += TC_CONST_CONTAINER_OF(n, tc_timer, created_node)->timeout.linked;
       n = n->next;
     } while (n != tc__k.timers.head);
   }
@@ -245,7 +246,7 @@ const char *tc__timer_check(void)
   const tc_node *n = tc__k.timers.head;
   if (n != NULL) {
     do {
-      const tc_timer *tm = TC_CONTAINER_OF(n, tc_timer, created_node);
+      const tc_timer *tm = TC_CONST_CONTAINER_OF(n, tc_timer, created_node);
       if (tm->magic != TC_MAGIC_TIMER) return "timer list holds something that is not a timer";
       if (tm->fn == NULL || tm->initial == 0) return "timer without a callback or initial ticks";
       if (tm->timeout.expire != timer_expired) return "timer timeout with a foreign expiry function";
@@ -262,7 +263,7 @@ const char *tc__timer_check(void)
   n = tc__k.timers_due.head;
   if (n != NULL) {
     do {
-      const tc_timer *tm = TIMER_OF_DUE(n);
+      const tc_timer *tm = CONST_TIMER_OF_DUE(n);
       if (tm->magic != TC_MAGIC_TIMER || tm->due == 0) return "due list holds a timer that owes nothing";
       if (n->next == NULL || n->next->prev != n) return "due list links disagree";
       if (++queued > owing) return "due list holds a timer twice, or a deleted one";

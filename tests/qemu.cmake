@@ -12,8 +12,11 @@
 #     <port_test>.spin.
 
 # 4 KB per test thread is plenty on the target (the C library's vsnprintf in tct_log needs
-# about 1.2 KB) and keeps stack painting short.
-add_compile_definitions(TCT_STACK_SIZE=4096u)
+# about 1.2 KB) and keeps stack painting short. A board with less RAM sets tct_stack_size.
+if(NOT DEFINED tct_stack_size)
+  set(tct_stack_size 4096u)
+endif()
+add_compile_definitions(TCT_STACK_SIZE=${tct_stack_size})
 add_link_options(-Wl,--wrap=tc_check)
 
 function(tacet_add_test exe)

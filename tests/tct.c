@@ -9,7 +9,7 @@
 uint8_t tct_stacks[TCT_MAX_STACKS][TCT_STACK_SIZE] __attribute__((aligned(TCT_STACK_ALIGN)));
 
 static unsigned failures_in_case;
-static char log_buf[4096];
+static char log_buf[TCT_LOG_SIZE];
 static size_t log_len;
 void (*tct_fail_hook)(void);
 

@@ -23,6 +23,10 @@
 #ifndef TCT_MAX_STACKS
 #define TCT_MAX_STACKS 16u
 #endif
+/* The event log (tct_log): a board with little RAM takes a smaller one. */
+#ifndef TCT_LOG_SIZE
+#define TCT_LOG_SIZE 4096u
+#endif
 
 /* The stacks are aligned for the MPU stack guard's region too (TC_MPU_STACK_GUARD), so that a
  * stack loses the region's size to it and nothing more. */

@@ -7,7 +7,8 @@
  * switch requests made while masked collapse into the last one; the FPU registers of every
  * thread survive switches and interrupts that use the FPU, and only threads that used it pay
  * for s16-s31; tc_cycles() is monotonic across the timer's wrap; ten ticks are ten SysTick
- * periods; a run can end from an interrupt; a handler above the kernel's mask -- nested in a
+ * periods, of SystemCoreClock / TC_TICK_HZ cycles when a vendor's code changed the clock
+ * before the start; a run can end from an interrupt; a handler above the kernel's mask -- nested in a
  * kernel handler, inside a critical section, a system handler, NMI, a device left at priority
  * 0, under priority grouping -- is refused every service; main() receives the host's command
  * line, and stdio reads host files through semihosting.
@@ -694,10 +695,9 @@ static void ten_ticks_are_ten_systick_periods(void)
 static uint32_t t0, h_tick, l_tick;
 static unsigned sleep_irqs;
 
-static void tickless_sleeper(void *arg)
+/* Sleep 20 ticks from now, counting them (l_tick) and the interrupts taken (sleep_irqs). */
+static void sleep_twenty_counting(void)
 {
-  (void)arg;
-  OK(tc_thread_sleep(1)); /* start on a tick */
   t0 = tc_tick_get();
   tc_kernel_stats_t k0, k1;
   tc_kernel_stats(&k0);
@@ -705,6 +705,13 @@ static void tickless_sleeper(void *arg)
   tc_kernel_stats(&k1);
   l_tick = tc_tick_get() - t0;
   sleep_irqs = (unsigned)(k1.interrupts - k0.interrupts);
+}
+
+static void tickless_sleeper(void *arg)
+{
+  (void)arg;
+  OK(tc_thread_sleep(1)); /* start on a tick */
+  sleep_twenty_counting();
 }
 
 static void idle_sleeps_through_ticks(void)
@@ -765,6 +772,60 @@ static void interrupt_in_a_suppressed_stretch(void)
   CHECK_EQ(h_tick, 2);
   CHECK_LOG("H@2");
   CHECK_EQ(l_tick, 20);
+}
+
+/* ---- SystemCoreClock --------------------------------------------------------------------- */
+
+/* A vendor's SystemCoreClockUpdate() that found the processor at half the board's clock: the
+ * kernel started after it ticks every SystemCoreClock / TC_TICK_HZ cycles, twice as often
+ * against the board's timer (QEMU's SysTick counts 25 MHz whatever the variable says), and
+ * the tickless idle's longest sleep doubles in ticks. A busy thread measures the ticks (a
+ * sleeping QEMU core does not keep virtual time exactly: above). */
+static uint64_t busy_cycles;
+
+static void clock_measurer(void *arg)
+{
+  (void)arg;
+  uint32_t t = tc_tick_get();
+  while (tc_tick_get() == t) { /* start on a tick, as the end is seen: by the same loop */
+  }
+  t = tc_tick_get();
+  uint64_t c0 = tc_cycles();
+  while (tc_tick_get() - t < 4u) {
+  }
+  busy_cycles = tc_cycles() - c0;
+  sleep_twenty_counting();
+}
+
+static void system_core_clock_sets_the_tick(void)
+{
+  tct_begin();
+  CHECK_EQ(SystemCoreClock, TC_BOARD_CPU_HZ);
+  SystemCoreClock = TC_BOARD_CPU_HZ / 2u;
+  make(L, "measurer", clock_measurer, 10, TC_AUTO_START);
+  int status = tct_run_kernel();
+  SystemCoreClock = TC_BOARD_CPU_HZ;
+  CHECK_EQ(status, 0);
+  STEP();
+  uint64_t half = tc_cycles_hz() / TC_TICK_HZ / 2u; /* the board's timer runs at the CPU's rate */
+  CHECK(busy_cycles >= 4u * half - 200u && busy_cycles <= 4u * half + 200u);
+  CHECK_EQ(l_tick, 20);
+#if TC_CM_IDLE_WFI && TC_CM_TICKLESS
+  uint32_t span = 0x01000000u / (TC_BOARD_CPU_HZ / 2u / TC_TICK_HZ);
+  CHECK_EQ(sleep_irqs, (20u + span - 1u) / span);
+#endif
+}
+
+/* The next start reads the default again: ten ticks, ten full periods. */
+static void system_core_clock_is_read_at_each_start(void)
+{
+  tct_begin();
+  make(L, "measurer", clock_measurer, 10, TC_AUTO_START);
+  CHECK_EQ(tct_run_kernel(), 0);
+  STEP();
+  uint64_t full = tc_cycles_hz() / TC_TICK_HZ;
+  CHECK(busy_cycles >= 4u * full - 200u && busy_cycles <= 4u * full + 200u);
+  CHECK_EQ(sleep_irqs, (20u + TICKS_PER_WAKE - 1u) / TICKS_PER_WAKE);
 }
 
 /* ---- ending a run from an interrupt ------------------------------------------------------ */
@@ -1140,6 +1201,8 @@ static const tct_case cases[] = {
   TCT_CASE(ten_ticks_are_ten_systick_periods),
   TCT_CASE(idle_sleeps_through_ticks),
   TCT_CASE(interrupt_in_a_suppressed_stretch),
+  TCT_CASE(system_core_clock_sets_the_tick),
+  TCT_CASE(system_core_clock_is_read_at_each_start),
   TCT_CASE(stop_from_an_interrupt_handler),
   TCT_CASE(unmasked_handler_inside_a_critical_section_changes_nothing),
   TCT_CASE(permitted_handler_preempted_by_an_unmasked_one),

@@ -264,9 +264,11 @@ static void idle_sleeps_through_ticks(void)
 }
 
 /* The virt RTC's alarm (PLIC source 11), a device interrupt in the middle of a suppressed
- * stretch: its handler sees the tick count it would have seen with every tick. */
-#define RTC(off) (*(volatile uint32_t *)(0x00101000u + (off)))
-#define RTC_SOURCE 11u
+ * stretch: its handler sees the tick count it would have seen with every tick. A board without
+ * a timed device QEMU models (the FE310: sifive_e has no RTC or PWM in QEMU 7.2) skips it. */
+#if defined(TC_BOARD_RTC)
+#define RTC(off) (*(volatile uint32_t *)(TC_BOARD_RTC + (off)))
+#define RTC_SOURCE TC_BOARD_RTC_IRQ
 static volatile uint32_t device_tick;
 
 void tc_rv_external_handler(unsigned source)
@@ -309,10 +311,12 @@ static void interrupt_in_a_suppressed_stretch(void)
   CHECK_EQ(tct_run_kernel(), 0);
   CHECK_LOG("H@5");
 }
+#endif /* TC_BOARD_RTC */
 #endif
 
 #if !TC_RV_IDLE_WFI
-/* The spinning idle: ten ticks are ten periods of mtime, exactly (its phase never drifts). */
+/* The spinning idle: a hundred ticks are a hundred periods of mtime (their phase never
+ * drifts). */
 static volatile uint64_t span;
 
 static void tick_measurer(void *arg)
@@ -320,18 +324,26 @@ static void tick_measurer(void *arg)
   (void)arg;
   OK(tc_thread_sleep(1));
   uint64_t t0 = tc_rv_mtime();
-  OK(tc_thread_sleep(10));
+  OK(tc_thread_sleep(100));
   span = tc_rv_mtime() - t0;
 }
 
-static void ten_ticks_are_ten_timer_periods(void)
+static void hundred_ticks_are_a_hundred_timer_periods(void)
 {
   begin();
   make(L, "L", tick_measurer, 10, TC_AUTO_START);
   CHECK_EQ(tct_run_kernel(), 0);
-  uint64_t period = TC_BOARD_TIMER_HZ / TC_TICK_HZ;
-  CHECK(span >= 10u * period - period / 100u);
-  CHECK(span <= 10u * period + period / 100u);
+  /* A hundred periods: a hundred times the count per tick, or, when the timer's rate is not a
+   * whole number of ticks (the tick carries the fraction), a hundred ticks' exact time --
+   * where periods cut to their whole part come short by a hundred fractions (33 counts at the
+   * FE310 tests' 300 Hz). To two counts either way: each reading comes a few instructions after
+   * its tick, not always the same few (the first follows the thread's start), and mtime
+   * advances every 100 instructions under -icount shift=0, so a reading falls on either side
+   * of a count depending on the code's layout (an exact bound failed in a clone at another
+   * path). */
+  uint64_t hundred = 100u * (uint64_t)TC_BOARD_TIMER_HZ / TC_TICK_HZ;
+  CHECK(span + 2u >= hundred);
+  CHECK(span <= hundred + 3u);
 }
 #endif
 
@@ -470,10 +482,13 @@ TCT_MAIN("riscv", TCT_CASE(registers_survive_a_trap_and_a_signal_handler),
          TCT_CASE(handler_inside_a_critical_section_runs_at_the_unmask),
          TCT_CASE(only_the_last_decision_of_a_trap_is_a_switch), TCT_CASE(a_handler_ends_the_run),
 #if TC_RV_IDLE_WFI && TC_RV_TICKLESS
-         TCT_CASE(idle_sleeps_through_ticks), TCT_CASE(interrupt_in_a_suppressed_stretch),
+         TCT_CASE(idle_sleeps_through_ticks),
+#if defined(TC_BOARD_RTC)
+         TCT_CASE(interrupt_in_a_suppressed_stretch),
+#endif
 #endif
 #if !TC_RV_IDLE_WFI
-         TCT_CASE(ten_ticks_are_ten_timer_periods),
+         TCT_CASE(hundred_ticks_are_a_hundred_timer_periods),
 #endif
 #if defined(__riscv_flen)
          TCT_CASE(fpu_registers_survive_switches_and_interrupts),

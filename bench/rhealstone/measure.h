@@ -6,7 +6,8 @@
  * Time stamps. On Cortex-M: the MPS2 timer 0 that tc_cycles() reads, counting down at 25 MHz,
  * read with one load (TC_BOARD_CYCLES32_DOWN, the switch path's own); a difference of two
  * stamps is in timer cycles, 1.25 instructions each under QEMU `-icount shift=5` (the
- * figure is exact to one timer cycle). On the sim port: virtual cycles (tc_sim_now()), and
+ * figure is exact to one timer cycle). On RISC-V (virt): the hart's mcycle, the switch path's
+ * own clock, one per instruction under QEMU `-icount shift=0`. On the sim port: virtual cycles (tc_sim_now()), and
  * beside them the host's monotonic clock in ns, for the simulator's own speed.
  *
  * Output (version 1), one record per line, every field a word:
@@ -35,9 +36,16 @@
 
 #include "tacet/sim.h"
 #define BM_SIM 1
+#elif defined(__riscv)
+#include "tacet/riscv.h"
+#define BM_SIM 0
+#define BM_RV  1
 #else
 #include "tacet/cortex_m.h"
 #define BM_SIM 0
+#endif
+#ifndef BM_RV
+#define BM_RV 0
 #endif
 
 /* ---- time stamps -------------------------------------------------------------------------- */
@@ -57,6 +65,10 @@ static inline bm_time bm_now(void)
   clock_gettime(CLOCK_MONOTONIC, &ts);
   t.host_ns = (uint32_t)((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
   t.cycles = (uint32_t)tc_sim_now();
+#elif BM_RV
+  uint32_t c;
+  __asm volatile("csrr %0, mcycle" : "=r"(c)::"memory");
+  t.cycles = c;
 #else
   t.cycles = ~(uint32_t)TC_BOARD_CYCLES32_DOWN();
 #endif
@@ -168,6 +180,14 @@ static void bm_header(const char *program, unsigned repeat)
          (unsigned long)tc_cycles_hz(), repeat);
 #if BM_SIM
   printf(" clock=virtual\n");
+#elif BM_RV
+  printf(" clock=qemu-icount icount_shift=0 cpu=%s\n",
+#if defined(__riscv_flen)
+         "rv32imafc"
+#else
+         "rv32imac"
+#endif
+  );
 #else
   printf(" clock=qemu-icount icount_shift=%u cpu=%s\n", (unsigned)TC_CM_ICOUNT_SHIFT,
 #if defined(__ARM_FP)
@@ -213,6 +233,8 @@ static void bm_stop(int code)
 {
 #if BM_SIM
   tc_sim_stop(code);
+#elif BM_RV
+  tc_rv_stop(code);
 #else
   tc_cm_stop(code);
 #endif

@@ -65,6 +65,19 @@
 #define SIM_REFILL_LINE  32u     /* bytes per cache line */
 #define SIM_REFILL_CYCLES 10u    /* cycles per line refilled */
 #define SIM_WORK 5000u           /* a workload's time between two points */
+#elif BM_RV
+#define STACK_SIZE (WL_STACK_BYTES + 2048u)
+/* virt's Goldfish RTC (PLIC source 11), its alarm the latency's interrupt: it counts virtual
+ * nanoseconds (-rtc clock=vm), one per instruction under -icount shift=0, as mcycle does. */
+#define RTC(off)           (*(volatile uint32_t *)(0x00101000u + (off)))
+#define RTC_TIME_LOW       0x00u /* reading it latches TIME_HIGH */
+#define RTC_TIME_HIGH      0x04u
+#define RTC_ALARM_LOW      0x08u /* writing it arms the alarm at ALARM_HIGH:ALARM_LOW */
+#define RTC_ALARM_HIGH     0x0Cu
+#define RTC_IRQ_ENABLED    0x10u
+#define RTC_CLEAR_ALARM    0x14u
+#define RTC_CLEAR_INTERRUPT 0x1Cu
+#define LATENCY_IRQ        11u
 #else
 #define STACK_SIZE (WL_STACK_BYTES + 2048u)
 #define LATENCY_IRQ TC_MPS2_TIMER1_IRQ
@@ -276,6 +289,14 @@ static volatile bool irq_outstanding;
 static uint32_t irq_seed = 0x1A7E5u;
 #if BM_SIM
 static uint64_t irq_asserted; /* virtual cycle */
+#elif BM_RV
+static uint64_t irq_asserted; /* the RTC's ns */
+
+static uint64_t rtc_now(void)
+{
+  uint32_t lo = RTC(RTC_TIME_LOW);
+  return (uint64_t)RTC(RTC_TIME_HIGH) << 32 | lo;
+}
 #endif
 static bm_time irq_armed_at;
 
@@ -283,6 +304,9 @@ static void latency_handler(void)
 {
 #if BM_SIM
   uint32_t since = (uint32_t)(tc_sim_now() - irq_asserted);
+#elif BM_RV
+  uint32_t since = (uint32_t)(rtc_now() - irq_asserted); /* first: the handler's first statement */
+  RTC(RTC_CLEAR_INTERRUPT) = 1u;
 #else
   uint32_t since = 0xFFFFFFFFu - TC_MPS2_TIMER1->value; /* first: the handler's first statement */
   TC_MPS2_TIMER1->intstatus = 1u;
@@ -291,7 +315,12 @@ static void latency_handler(void)
   tc_sem_give(&latency_sem);
 }
 
-#if !BM_SIM
+#if BM_RV
+void tc_rv_external_handler(unsigned source)
+{
+  if (source == LATENCY_IRQ) latency_handler();
+}
+#elif !BM_SIM
 void TIMER1_Handler(void) { latency_handler(); }
 #endif
 
@@ -305,6 +334,10 @@ static void arm(actor *a)
 #if BM_SIM
   irq_asserted = tc_sim_now() + delay;
   tc_sim_irq_at(irq_asserted, latency_handler);
+#elif BM_RV
+  irq_asserted = rtc_now() + delay;
+  RTC(RTC_ALARM_HIGH) = (uint32_t)(irq_asserted >> 32);
+  RTC(RTC_ALARM_LOW) = (uint32_t)irq_asserted;
 #else
   TC_MPS2_TIMER1->ctrl = 0;
   TC_MPS2_TIMER1->intstatus = 1u;
@@ -337,6 +370,8 @@ static void latency_thread(actor *a)
   tc_sem_take(&latency_sem, TC_WAIT_FOREVER);
 #if BM_SIM
   uint32_t since = (uint32_t)(tc_sim_now() - irq_asserted);
+#elif BM_RV
+  uint32_t since = (uint32_t)(rtc_now() - irq_asserted);
 #else
   uint32_t since = 0xFFFFFFFFu - TC_MPS2_TIMER1->value;
   TC_MPS2_TIMER1->ctrl = 0;
@@ -499,6 +534,9 @@ int main(int argc, char **argv)
 #if BM_SIM
   printf("config sim_switch_cost=%u sim_refill_line=%u sim_refill_cycles=%u sim_work=%u\n", SIM_SWITCH_COST,
          SIM_REFILL_LINE, SIM_REFILL_CYCLES, SIM_WORK);
+#elif BM_RV
+  RTC(RTC_IRQ_ENABLED) = 1u;
+  tc_rv_irq_enable(LATENCY_IRQ, 1); /* every handler is at the kernel's level on RISC-V */
 #else
   tc_cm_irq_priority(LATENCY_IRQ, 0xC0); /* a kernel interrupt: it may give the semaphore */
   tc_cm_irq_enable(LATENCY_IRQ);

@@ -115,3 +115,85 @@ if(FREERTOS_DIR)
                "TM_KERNEL_VERSION=\"${rtos_commit}\";TM_KERNEL_OPTIONS=\"${options}\"")
   endforeach()
 endif()
+
+# ---- Thread-Metric through CMSIS-RTOS2 on other kernels ------------------------------------------
+# The same programs through CMSIS-RTOS2 (port_cmsis_os2.c, cmsis_os2.h alone), which
+# bench/CMakeLists.txt builds on Tacet's layer, on Keil RTX5 (RTX_DIR: ARM-software/CMSIS-RTX)
+# and on FreeRTOS through ARM's CMSIS-RTOS2 wrapper (CMSIS_FREERTOS_DIR:
+# ARM-software/CMSIS-FreeRTOS, with the kernel of FREERTOS_DIR), both needing CMSIS_6
+# (CMSIS6_DIR: CMSIS-Core, cmsis_os2.h and its SysTick driver os_systick.c). Each kernel in its
+# own default configuration (RTX_Config.h; the wrapper's FreeRTOSConfig.h), but for time
+# slicing, off as on Tacet's layer (cmsis_kernels/FreeRTOSConfig.h); the device header and
+# SystemCoreClock are cmsis_kernels/, the start-up board_mps2.c.
+#
+#   thread_metric_rtx              RTX5: RTX_Config.h, OS_ROBIN_ENABLE=0
+#   thread_metric_cmsis_freertos   FreeRTOS + CMSIS-FreeRTOS: its FreeRTOSConfig.h,
+#                                  configUSE_TIME_SLICING=0, a 32 KB heap
+set(RTX_DIR "" CACHE PATH "CMSIS-RTX (RTX5) source tree for Thread-Metric through CMSIS-RTOS2 (empty: not built)")
+set(CMSIS_FREERTOS_DIR "" CACHE PATH "CMSIS-FreeRTOS source tree (with FREERTOS_DIR) for Thread-Metric through CMSIS-RTOS2")
+set(CMSIS6_DIR "" CACHE PATH "CMSIS_6 source tree, which RTX_DIR and CMSIS_FREERTOS_DIR need")
+set(RTX_COMMIT "" CACHE STRING "CMSIS-RTX's commit, for the reports (empty: ask git)")
+set(CMSIS_FREERTOS_COMMIT "" CACHE STRING "CMSIS-FreeRTOS's commit, for the reports (empty: ask git)")
+
+function(_tm_cmsis_check variable dir file what)
+  if(NOT EXISTS ${dir}/${file})
+    message(FATAL_ERROR "${variable}=${dir}: not ${what} (no ${file})")
+  endif()
+endfunction()
+
+if(RTX_DIR OR CMSIS_FREERTOS_DIR)
+  if(NOT CMSIS6_DIR)
+    message(FATAL_ERROR "RTX_DIR and CMSIS_FREERTOS_DIR need CMSIS6_DIR, a CMSIS_6 tree")
+  endif()
+  _tm_cmsis_check(CMSIS6_DIR ${CMSIS6_DIR} CMSIS/RTOS2/Include/cmsis_os2.h "a CMSIS_6 tree")
+  set(cmsis_includes ${_tm}/cmsis_kernels ${CMSIS6_DIR}/CMSIS/Core/Include ${CMSIS6_DIR}/CMSIS/RTOS2/Include)
+  set(cmsis_defs "CMSIS_device_header=\"mps2_device.h\"")
+  # A CMSIS kernel library: its sources, the SysTick driver and SystemCoreClock, at -O2 with the
+  # trees' code generation flags, as the other anchors.
+  function(_tm_cmsis_kernel name sources includes defs)
+    add_library(${name} STATIC ${sources} ${CMSIS6_DIR}/CMSIS/RTOS2/Source/os_systick.c
+                ${_tm}/cmsis_kernels/system_mps2.c)
+    target_include_directories(${name} SYSTEM PUBLIC ${includes})
+    target_compile_definitions(${name} PUBLIC ${defs})
+    target_compile_options(${name} PRIVATE -O2 -w -fno-data-sections -fno-function-sections)
+  endfunction()
+  function(_tm_cmsis_anchor exe kernel name version options)
+    _tm_anchor(${exe} ${kernel} port_cmsis_os2.c "" "TM_KERNEL_NAME=\"${name}\";TM_KERNEL_VERSION=\"${version}\";TM_KERNEL_OPTIONS=\"${options}\"")
+  endfunction()
+endif()
+
+if(RTX_DIR)
+  _tm_cmsis_check(RTX_DIR ${RTX_DIR} Source/rtx_kernel.c "a CMSIS-RTX tree")
+  _tm_commit(${RTX_DIR} "${RTX_COMMIT}" rtx_commit)
+  file(GLOB rtx_sources ${RTX_DIR}/Source/rtx_*.c)
+  list(APPEND rtx_sources ${RTX_DIR}/Config/RTX_Config.c ${RTX_DIR}/Source/GCC/irq_armv7m.S)
+  _tm_cmsis_kernel(tm_rtx "${rtx_sources}"
+                   "${cmsis_includes};${RTX_DIR}/Include;${RTX_DIR}/Config;${RTX_DIR}/Source"
+                   "${cmsis_defs};OS_ROBIN_ENABLE=0")
+  _tm_cmsis_anchor(thread_metric_rtx tm_rtx RTX5 ${rtx_commit} "RTX_Config.h,no_round_robin")
+endif()
+
+if(CMSIS_FREERTOS_DIR)
+  if(NOT FREERTOS_DIR)
+    message(FATAL_ERROR "CMSIS_FREERTOS_DIR needs FREERTOS_DIR, the FreeRTOS-Kernel tree it wraps")
+  endif()
+  set(wrapper ${CMSIS_FREERTOS_DIR}/CMSIS/RTOS2/FreeRTOS)
+  _tm_cmsis_check(CMSIS_FREERTOS_DIR ${CMSIS_FREERTOS_DIR} CMSIS/RTOS2/FreeRTOS/Source/cmsis_os2.c
+                  "a CMSIS-FreeRTOS tree")
+  _tm_commit(${CMSIS_FREERTOS_DIR} "${CMSIS_FREERTOS_COMMIT}" wrapper_commit)
+  _tm_commit(${FREERTOS_DIR} "${FREERTOS_COMMIT}" kernel_commit)
+  if(TACET_CPU STREQUAL "cortex-m4f")
+    set(rtos_port ${FREERTOS_DIR}/portable/GCC/ARM_CM4F)
+  else()
+    set(rtos_port ${FREERTOS_DIR}/portable/GCC/ARM_CM3)
+  endif()
+  set(sources ${FREERTOS_DIR}/tasks.c ${FREERTOS_DIR}/queue.c ${FREERTOS_DIR}/list.c ${FREERTOS_DIR}/timers.c
+      ${FREERTOS_DIR}/event_groups.c ${rtos_port}/port.c ${FREERTOS_DIR}/portable/MemMang/heap_4.c
+      ${wrapper}/Source/cmsis_os2.c)
+  # cmsis_kernels/FreeRTOSConfig.h first: it includes the wrapper's own (TM_WRAPPER_CONFIG).
+  _tm_cmsis_kernel(tm_cmsis_freertos "${sources}"
+                   "${cmsis_includes};${FREERTOS_DIR}/include;${rtos_port};${wrapper}/Include"
+                   "${cmsis_defs};TM_WRAPPER_CONFIG=\"${wrapper}/Config/FreeRTOSConfig.h\"")
+  _tm_cmsis_anchor(thread_metric_cmsis_freertos tm_cmsis_freertos FreeRTOS
+                   "${kernel_commit}+CMSIS-FreeRTOS-${wrapper_commit}" "wrapper_config,no_time_slicing")
+endif()

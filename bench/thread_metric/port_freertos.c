@@ -13,11 +13,24 @@
  * interrupts masked (PRIMASK) and a flag that sends the services it calls down the same
  * FromISR path. FreeRTOS has no block pool: the memory test is not run on it (tmk_pool_*
  * refuse).
+ *
+ * On RISC-V (GCC/RISC-V, board_virt.c and riscv/FreeRTOSConfig.h): the device interrupt is the
+ * machine software interrupt, which the port's trap handler passes to the application's
+ * handler (freertos_risc_v_application_interrupt_handler) on its interrupt stack; there
+ * portYIELD_FROM_ISR switches at once (it calls vTaskSwitchContext, and the trap's exit
+ * restores the new task). The in-line handler runs in a task with interrupts masked, where
+ * that call would lose the task's context: there a switch it made necessary is the task's own
+ * yield (portYIELD, an ecall) once interrupts are unmasked again, what the pended PendSV does
+ * on Cortex-M.
  */
 #include <stdbool.h>
 
 #include "FreeRTOS.h"
+#if defined(__riscv)
+#include "board_virt.h"
+#else
 #include "board_mps2.h"
+#endif
 #include "semphr.h"
 #include "task.h"
 #include "tm_port.h"
@@ -32,7 +45,9 @@
 #define STR(x)  STR_(x)
 
 const char tmk_kernel[] = "FreeRTOS";
-#if defined(__ARM_FP)
+#if defined(__riscv)
+const char tmk_port[] = "RISC-V";
+#elif defined(__ARM_FP)
 const char tmk_port[] = "ARM_CM4F";
 #else
 const char tmk_port[] = "ARM_CM3";
@@ -53,6 +68,12 @@ static uint8_t queue_memory[QUEUE_MESSAGES * 4 * sizeof(unsigned long)];
 static SemaphoreHandle_t semaphores[1];
 static StaticSemaphore_t semaphore_block;
 static volatile bool inline_handler; /* tmk_interrupt_inline() is running the handler */
+#if defined(__riscv)
+static volatile bool in_handler;     /* the device interrupt's handler is running */
+static volatile bool inline_yield;   /* the in-line handler made a switch necessary */
+static bool resumed[TMK_THREADS];    /* before the start: created and resumed (tmk_run) */
+static bool started;                 /* tmk_run() has started the scheduler */
+#endif
 
 void PORT0_6_Handler(void);
 void vApplicationGetIdleTaskMemory(StaticTask_t **tcb, StackType_t **stack, configSTACK_DEPTH_TYPE *words);
@@ -67,10 +88,43 @@ void vApplicationGetIdleTaskMemory(StaticTask_t **tcb, StackType_t **stack, conf
 }
 
 /* In a handler, or in the in-line one: the FromISR services. */
+#if defined(__riscv)
+static inline bool in_interrupt(void) { return in_handler || inline_handler; }
+
+/* portYIELD_FROM_ISR in a real handler; in the in-line one, the task's own yield later. */
+static inline void yield_from_isr(BaseType_t switch_needed)
+{
+  if (inline_handler) {
+    if (switch_needed != pdFALSE) inline_yield = true;
+    return;
+  }
+  portYIELD_FROM_ISR(switch_needed);
+}
+#else
 static inline bool in_interrupt(void) { return xPortIsInsideInterrupt() || inline_handler; }
+
+static inline void yield_from_isr(BaseType_t switch_needed) { portYIELD_FROM_ISR(switch_needed); }
+#endif
 
 /* ---- running ------------------------------------------------------------------------------------ */
 
+#if defined(__riscv)
+extern void freertos_risc_v_trap_handler(void);
+void (*const tm_board_trap_vector)(void) = freertos_risc_v_trap_handler;
+
+int tmk_run(void (*setup)(void))
+{
+  setup();
+  /* The suite's "created, not started": every thread setup did not resume (the reporter is
+   * always resumed, so one task stays ready and current). */
+  for (int id = 0; id < TMK_THREADS; id++)
+    if (threads[id] != NULL && !resumed[id]) vTaskSuspend(threads[id]);
+  tm_board_irq_setup(); /* mie.MSIE; the scheduler's start sets MTIE and MEIE */
+  started = true;
+  vTaskStartScheduler();
+  return TMK_ERROR; /* not reached */
+}
+#else
 int tmk_run(void (*setup)(void))
 {
   /* PendSV and SysTick at the kernel's priority before anything can pend them (a resume
@@ -82,6 +136,7 @@ int tmk_run(void (*setup)(void))
   vTaskStartScheduler();
   return TMK_ERROR; /* not reached */
 }
+#endif
 
 void tmk_stop(int status) { tm_board_exit(status); }
 
@@ -98,7 +153,14 @@ int tmk_thread_create(int id, int priority, void (*entry)(void))
   threads[id] = xTaskCreateStatic(thread_entry, "tm", STACK_WORDS, (void *)(uintptr_t)id,
                                   (UBaseType_t)(31 - priority), stacks[id], &thread_blocks[id]);
   if (threads[id] == NULL) return TMK_ERROR;
+#if defined(__riscv)
+  /* Suspended only when the scheduler starts (tmk_run): a resume before the start compares
+   * with the current task, which FreeRTOS sets to none while every task is suspended -- a
+   * load from address 0x2c, which faults on virt (on mps2 it reads the vector table). */
+  resumed[id] = false;
+#else
   vTaskSuspend(threads[id]);
+#endif
   return TMK_OK;
 }
 
@@ -107,9 +169,15 @@ int tmk_thread_resume(int id)
   if (id < 0 || id >= TMK_THREADS) return TMK_ERROR;
   if (in_interrupt()) {
     BaseType_t switch_needed = xTaskResumeFromISR(threads[id]);
-    portYIELD_FROM_ISR(switch_needed);
+    yield_from_isr(switch_needed);
     return TMK_OK;
   }
+#if defined(__riscv)
+  if (!started) {
+    resumed[id] = true;
+    return TMK_OK;
+  }
+#endif
   vTaskResume(threads[id]);
   return TMK_OK;
 }
@@ -169,7 +237,7 @@ int tmk_semaphore_put(int id)
   if (in_interrupt()) {
     BaseType_t switch_needed = pdFALSE;
     if (xSemaphoreGiveFromISR(semaphores[id], &switch_needed) != pdTRUE) return TMK_ERROR;
-    portYIELD_FROM_ISR(switch_needed);
+    yield_from_isr(switch_needed);
     return TMK_OK;
   }
   return xSemaphoreGive(semaphores[id]) == pdTRUE ? TMK_OK : TMK_ERROR;
@@ -198,6 +266,43 @@ int tmk_pool_free(int id, unsigned char *block)
 
 /* ---- interrupts --------------------------------------------------------------------------------- */
 
+#if defined(__riscv)
+/* Every interrupt but the tick (which the port's trap handler takes itself), on the port's
+ * interrupt stack, mcause in the argument. */
+void freertos_risc_v_application_interrupt_handler(uint32_t mcause);
+void freertos_risc_v_application_exception_handler(uint32_t mcause);
+
+void freertos_risc_v_application_interrupt_handler(uint32_t mcause)
+{
+  if (mcause != TM_BOARD_MCAUSE_SOFTWARE) tm_board_unexpected();
+  tm_board_irq_clear();
+  in_handler = true;
+  tm_interrupt_handler();
+  in_handler = false;
+}
+
+void freertos_risc_v_application_exception_handler(uint32_t mcause)
+{
+  (void)mcause;
+  tm_board_unexpected();
+}
+
+void tmk_interrupt_raise(void) { tm_board_irq_raise(); }
+
+void tmk_interrupt_inline(void)
+{
+  uint32_t mstatus;
+  __asm volatile("csrrci %0, mstatus, 8" : "=r"(mstatus)::"memory");
+  inline_handler = true;
+  tm_interrupt_inline_handler();
+  inline_handler = false;
+  __asm volatile("csrs mstatus, %0" ::"r"(mstatus & 8u) : "memory");
+  if (inline_yield) {
+    inline_yield = false;
+    portYIELD();
+  }
+}
+#else
 void PORT0_6_Handler(void) { tm_interrupt_handler(); }
 
 void tmk_interrupt_raise(void) { tm_board_irq_raise(); }
@@ -211,5 +316,6 @@ void tmk_interrupt_inline(void)
   inline_handler = false;
   __asm volatile("msr primask, %0" ::"r"(primask) : "memory");
 }
+#endif
 
 void tmk_work(void) {}

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Thread-Metric's porting layer for Tacet (tm_port.h), on the Cortex-M and the sim port.
+ * Thread-Metric's porting layer for Tacet (tm_port.h), on the Cortex-M, the RISC-V and the sim
+ * port.
  *
  * Priorities map one to one (Tacet's 0 is the most urgent too). Interrupts the documented way
  * (tacet/kernel.h, "Interrupt handlers"): on Cortex-M a device line at a kernel priority
  * (0xC0), its handler with no bracket; the in-line handler is a thread playing one, inside
  * tc_isr_enter() / tc_isr_exit() with the kernel's interrupts masked, which is what the
  * bracket is for (a decision taken inside takes effect at the exit). On the sim port the
- * interrupt is a simulated one (tc_sim_irq_at), which the port brackets itself.
+ * interrupt is a simulated one (tc_sim_irq_at), which the port brackets itself. On RISC-V the
+ * device interrupt is the machine software interrupt (tc_rv_software_interrupt()), every
+ * handler at the kernel's level there (tacet/riscv.h).
  */
 #include <stdio.h>
 
@@ -18,11 +21,20 @@
 #include "tacet/sim.h"
 #define SIM 1
 #define STACK_SIZE 16384u
+#elif defined(__riscv)
+#include "tacet/riscv.h"
+#define SIM 0
+#define RV  1
+#define STACK_SIZE 2048u
 #else
 #include "tacet/cortex_m.h"
 #define SIM 0
 #define STACK_SIZE 2048u
 #define TM_IRQ 30u /* mps2: GPIO 0 pin 6, which nothing drives: raised from software only */
+#endif
+
+#ifndef RV
+#define RV 0
 #endif
 
 #define STR_(x) #x
@@ -51,7 +63,7 @@ static void thread_entry(void *arg) { entries[(uintptr_t)arg](); }
 int tmk_run(void (*setup)(void))
 {
   tc_kernel_init();
-#if !SIM
+#if !SIM && !RV
   tc_cm_irq_priority(TM_IRQ, 0xC0);
   tc_cm_irq_enable(TM_IRQ);
 #endif
@@ -63,6 +75,8 @@ void tmk_stop(int status)
 {
 #if SIM
   tc_sim_stop(status);
+#elif RV
+  tc_rv_stop(status);
 #else
   tc_cm_stop(status);
 #endif
@@ -156,6 +170,13 @@ int tmk_pool_free(int id, unsigned char *block)
 void tmk_interrupt_raise(void) { (void)tc_sim_irq_at(tc_sim_now(), tm_interrupt_handler); }
 
 void tmk_work(void) { tc_sim_consume(100); }
+#elif RV
+/* The machine software interrupt's handler (the port's weak one otherwise stops the run). */
+void tc_rv_software_handler(void) { tm_interrupt_handler(); }
+
+void tmk_interrupt_raise(void) { tc_rv_software_interrupt(); }
+
+void tmk_work(void) {}
 #else
 /* The device's handler (TC_BOARD_IRQ_HANDLERS: line 30's name on mps2). */
 void PORT0_6_Handler(void) { tm_interrupt_handler(); }

@@ -16,6 +16,11 @@ timer thread included), per SysTick interrupt taken. The same programs run on ev
 (tacet bench anchors), so this compares their ticks:
 
     python3 bench/thread_metric/profile.py build/qemu-m3/bench/thread_metric_threadx_bare basic
+
+With --riscv, a program of the RISC-V build on QEMU's virt (RV32IMAC, -icount shift=0: a
+millisecond is 10^6 instructions, so a few are enough), without the tick's split:
+
+    python3 bench/thread_metric/profile.py build/qemu-rv32/bench/thread_metric_lean message --riscv --ms 2
 """
 
 from __future__ import annotations
@@ -49,23 +54,30 @@ def main(argv: list[str]) -> int:
     parser.add_argument("test", help="the Thread-Metric test, e.g. cooperative")
     parser.add_argument("--ms", type=int, default=20, help="interval in ms (default 20)")
     parser.add_argument("--m4", action="store_true", help="run on mps2-an386 (Cortex-M4F)")
+    parser.add_argument("--riscv", action="store_true", help="run on virt (RV32IMAC)")
     parser.add_argument("--top", type=int, default=25, help="functions to list")
     args = parser.parse_args(argv)
     machine, cpu = ("mps2-an386", "cortex-m4") if args.m4 else ("mps2-an385", "cortex-m3")
     program_args = (f"{args.ms}ms", args.test)
     # The program's own figure from a plain run; the same run logged (-icount: the same
     # instructions) gives the functions.
+    if args.riscv:
+        qemu = ["qemu-system-riscv32", "-M", "virt", "-cpu", "rv32,f=off,d=off", "-bios", "none",
+                "-rtc", "clock=vm", "-icount", "shift=0"]  # fmt: skip
+    else:
+        qemu = ["qemu-system-arm", "-M", machine, "-cpu", cpu, "-icount", "shift=5"]
     done = subprocess.run(
-        ["qemu-system-arm", "-M", machine, "-cpu", cpu, "-nographic", "-icount", "shift=5",
-         "-semihosting-config", "enable=on,target=native", "-kernel", str(args.elf),
-         "-append", " ".join(program_args)],
+        [*qemu, "-nographic", "-semihosting-config", "enable=on,target=native",
+         "-kernel", str(args.elf), "-append", " ".join(program_args)],
         check=False, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     rows = [m for m in map(OPS.match, done.stdout.splitlines()) if m]
     if done.returncode != 0 or not rows:
         print(f"profile: the program failed:\n{done.stdout}{done.stderr}", file=sys.stderr)
         return 1
-    trace = cm_profile().executed(args.elf, args.m4, program_args, exact=True)
+    trace = cm_profile().executed(
+        args.elf, args.m4, program_args, exact=True, riscv=args.riscv
+    )
     funcs = [f for _, f in trace]
     _, ops, per_op = rows[0].group(1), int(rows[0].group(2)), float(rows[0].group(3))
     marks = [i for i, f in enumerate(funcs) if f == "tmk_ticks" and funcs[i - 1] != "tmk_ticks"]
@@ -79,7 +91,7 @@ def main(argv: list[str]) -> int:
     )
     for func, n in collections.Counter(window).most_common(args.top):
         print(f"  {n / ops:7.1f}  {func}")
-    if args.test == "basic":
+    if args.test == "basic" and not args.riscv:
         # From the first tick of the interval to its last: the reporter's sleep and wake-up
         # at its ends are not the tick's.
         handler = cm_profile().symbol_address(args.elf, "SysTick_Handler")

@@ -15,7 +15,8 @@
  * sleeps one tick so that the interval starts on a tick, takes the counters, sleeps the
  * interval, and takes them again: the interval is a whole number of ticks. Under QEMU
  * `-icount shift=5` (2^5 ns of virtual time per instruction) that is an exact count of
- * instructions, and the figure printed is instructions per operation, the same on every run.
+ * instructions, and the figure printed is instructions per operation, the same on every run
+ * (RISC-V's virt runs at `-icount shift=0`: one instruction per nanosecond).
  * On the sim port the figure is host nanoseconds per operation, for finding regressions on a
  * PC; each test thread then spends virtual time per operation (tmk_work()).
  *
@@ -39,7 +40,11 @@
 #define WORK() tmk_work()
 #else
 #define WORK() ((void)0)
+#if defined(__riscv)
+#define TM_ICOUNT_SHIFT 0 /* QEMU virt's command (ports/riscv): -icount shift=0, 1 ns per instruction */
+#else
 #define TM_ICOUNT_SHIFT 5 /* QEMU -icount shift=5: 2^5 ns of virtual time per instruction */
+#endif
 #endif
 
 #define REPORTER        5

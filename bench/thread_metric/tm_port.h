@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Thread-Metric's porting interface: what the eight test programs (tests.c) need of a kernel,
- * and all they call. One porting layer per kernel implements it -- port_tacet.c,
- * port_threadx.c, port_freertos.c -- on that kernel's public API; adding a kernel is adding one
- * file (and its line in CMakeLists.txt).
+ * and all they call. One porting layer per kernel API implements it -- port_tacet.c,
+ * port_threadx.c, port_freertos.c, and port_cmsis_os2.c on CMSIS-RTOS2 for every kernel that
+ * has it -- on that API alone; adding a kernel is adding one file (and its line in
+ * CMakeLists.txt).
  *
  * The interface has the shape of the public Thread-Metric suite's, so that the programs cost
  * what they cost there: objects are named by small integers (thread 0..5, one queue, one
@@ -26,7 +27,7 @@
 
 /* ---- what the layer says about itself -------------------------------------------------- */
 
-extern const char tmk_kernel[];  /* "Tacet", "ThreadX", "FreeRTOS" */
+extern const char tmk_kernel[];  /* "Tacet", "ThreadX", "FreeRTOS", "RTX5 through CMSIS-RTOS2" */
 extern const char tmk_port[];    /* the kernel's port, e.g. "cortex-m" or "sim" */
 extern const char tmk_config[];  /* KEY=VALUE words: the build's options and the kernel's version */
 extern const int tmk_restartable; /* 1: tmk_run() returns after tmk_stop() and may run again */

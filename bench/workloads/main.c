@@ -13,6 +13,11 @@
 #include "tacet/sim.h"
 #define SIM 1
 #define STACK_SIZE (24u * 1024u)
+#elif defined(__riscv)
+#include "tacet/riscv.h"
+#define SIM 0
+#define STACK_SIZE (WL_STACK_BYTES + 2048u)
+#define tc_cm_cycles_to_instructions tc_rv_cycles_to_instructions
 #else
 #include "tacet/cortex_m.h"
 #define SIM 0

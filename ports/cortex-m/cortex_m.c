@@ -41,7 +41,7 @@ _Static_assert(offsetof(tc_cm_switch_state, stamp) == 20, "pendsv.S stores the s
 #define SYST_CSR_CLKSOURCE (1u << 2) /* processor clock */
 #define SYST_CSR_HOLD (SYST_CSR_TICKINT | SYST_CSR_CLKSOURCE) /* stopped, set up to run */
 #define SYST_CSR_RUN  (SYST_CSR_ENABLE | SYST_CSR_HOLD)
-#define PERIOD        (TC_BOARD_CPU_HZ / TC_TICK_HZ) /* processor cycles per tick */
+#define SYST_MAX      0x01000000u /* SysTick's counter has 24 bits */
 
 #define XPSR_THUMB     0x01000000u
 #define EXC_RETURN_PSP 0xFFFFFFFDu /* Thread mode, process stack, no FP frame */
@@ -49,6 +49,14 @@ _Static_assert(offsetof(tc_cm_switch_state, stamp) == 20, "pendsv.S stores the s
 #if (TC_BOARD_CPU_HZ / TC_TICK_HZ) - 1u > 0x00FFFFFFu || TC_BOARD_CPU_HZ % TC_TICK_HZ != 0
 #error "TC_TICK_HZ: SysTick cannot divide the processor clock into this tick exactly"
 #endif
+
+/* CMSIS-Core's processor clock (tacet/cortex_m.h): a vendor's system_<device>.c defines its
+ * own, and its SystemInit() or SystemCoreClockUpdate() sets it. */
+__attribute__((weak)) uint32_t SystemCoreClock = TC_BOARD_CPU_HZ;
+
+/* Processor cycles per tick, from SystemCoreClock when the kernel starts (tc__cm_start), and
+ * the most ticks one SysTick period can span (tickless idle). */
+static uint32_t period, max_span;
 
 tc_cm_switch_state tc__cm_sw;
 /* The external definitions of the inline helpers (tacet_port.h). */
@@ -195,9 +203,9 @@ void tc__cm_stack_init(tc_thread *t)
 void SysTick_Handler(void);
 void SysTick_Handler(void) { tc__tick_interrupt(); }
 
-/* (Re)start SysTick so that it interrupts in `cycles`, then every PERIOD. SysTick loads its
+/* (Re)start SysTick so that it interrupts in `cycles`, then every period. SysTick loads its
  * counter only from RVR, when it wraps or after CVR is written; waiting for that load before
- * RVR is set to PERIOD keeps a different first period for exactly one period. */
+ * RVR is set to the period keeps a different first period for exactly one period. */
 static void systick_restart(uint32_t cycles)
 {
   SYST_RVR = (cycles < 2u ? 2u : cycles) - 1u;
@@ -205,7 +213,7 @@ static void systick_restart(uint32_t cycles)
   SYST_CSR = SYST_CSR_RUN;
   while (SYST_CVR == 0) {
   }
-  SYST_RVR = PERIOD - 1u;
+  SYST_RVR = period - 1u;
 }
 
 /* Nothing to run: let interrupts in until one changes that.
@@ -225,27 +233,26 @@ static void systick_restart(uint32_t cycles)
 
 /* Tickless idle. When the next timeout is n >= 2 ticks away, the ticks in between would
  * wake the core only to count: SysTick is reprogrammed to interrupt once, at the n-th tick
- * boundary (at most MAX_SPAN ticks: its counter has 24 bits), and the ticks slept through are
+ * boundary (at most max_span ticks: its counter has 24 bits), and the ticks slept through are
  * added to the tick count without running (tc__time_skip) -- when the long period ends, or
  * when another interrupt wakes the core earlier, counting the boundaries that passed. Tick
  * boundaries keep their phase, except that SysTick stands still for the few cycles in which
  * it is reprogrammed (stopping it is the only way to load its counter): a tick is late by
  * that much per sleep. */
-#define MAX_SPAN (0x01000000u / PERIOD)
 
 /* Kernel masked. Returns the ticks the sleep spans (0: not suppressed). */
 static uint32_t ticks_suppress(void)
 {
   uint32_t span = tc__time_ticks_to_expiry(); /* UINT32_MAX: none pending */
   if (span < 2u) return 0;
-  if (span > MAX_SPAN) span = MAX_SPAN;
+  if (span > max_span) span = max_span;
   SYST_CSR = SYST_CSR_HOLD;                         /* stop */
   uint32_t left = SYST_CVR;                         /* to the next boundary */
   if ((SCB_ICSR & ICSR_PENDSTSET) || left == 0) {   /* that boundary has come: no sleep */
     SYST_CSR = SYST_CSR_RUN;
     return 0;
   }
-  systick_restart(left + (span - 1u) * PERIOD);
+  systick_restart(left + (span - 1u) * period);
   return span;
 }
 
@@ -259,10 +266,10 @@ static void ticks_resume(uint32_t span)
     return;
   }
   SYST_CSR = SYST_CSR_HOLD;
-  uint32_t to_end = SYST_CVR; /* boundaries lie at to_end - k * PERIOD, k = 0 .. span-1 */
-  uint32_t ahead = to_end == 0 ? 1u : (to_end + PERIOD - 1u) / PERIOD;
+  uint32_t to_end = SYST_CVR; /* boundaries lie at to_end - k * period, k = 0 .. span-1 */
+  uint32_t ahead = to_end == 0 ? 1u : (to_end + period - 1u) / period;
   tc__time_skip(span - ahead);
-  systick_restart(to_end == 0 ? 0 : (to_end - 1u) % PERIOD + 1u);
+  systick_restart(to_end == 0 ? 0 : (to_end - 1u) % period + 1u);
 }
 
 #elif TC_CM_IDLE_WFI /* (the spinning idle calls neither) */
@@ -290,9 +297,23 @@ static void idle_wait(void)
   (void)tc__cm_irq_disable();
 }
 
+/* The tick period from SystemCoreClock, to the nearest cycle. A clock SysTick cannot divide
+ * into TC_TICK_HZ within its 24 bits is a configuration error, as TC_BOARD_CPU_HZ's is at
+ * build time. */
+static void tick_period_set(void)
+{
+  uint32_t hz = SystemCoreClock;
+  uint32_t p = hz / TC_TICK_HZ + (hz % TC_TICK_HZ >= (TC_TICK_HZ + 1u) / 2u ? 1u : 0u);
+  if (p < 2u || p > SYST_MAX)
+    TC_PORT_PANIC("SystemCoreClock: SysTick cannot divide it into TC_TICK_HZ ticks", NULL);
+  period = p;
+  max_span = SYST_MAX / p;
+}
+
 int tc__cm_start(void)
 {
-  systick_restart(PERIOD);
+  tick_period_set();
+  systick_restart(period);
   for (;;) {
     if (tc__cm_stopping) break;
     if (tc__k.next != tc__k.current) {

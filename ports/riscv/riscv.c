@@ -47,10 +47,16 @@ static int exit_code;
 #define MIP_MTIP (1u << 7)
 #define MIP_MEIP (1u << 11)
 
-#define PERIOD ((uint64_t)TC_BOARD_TIMER_HZ / TC_TICK_HZ) /* mtime counts per tick */
+/* mtime counts per tick: PERIOD and REM/TC_TICK_HZ. A timer whose rate is not a whole number
+ * of ticks (the FE310's 32,768 Hz at 1000 Hz: 32.768 counts) puts each boundary on the count
+ * at or below its exact time, the fraction carried from one to the next (`frac`, in units of
+ * 1/TC_TICK_HZ count): the periods differ by one count, and n ticks are always n/TC_TICK_HZ
+ * seconds to within one count. When the rate divides, REM is 0 and the fraction compiles away. */
+#define PERIOD ((uint64_t)TC_BOARD_TIMER_HZ / TC_TICK_HZ)
+#define REM    (TC_BOARD_TIMER_HZ % TC_TICK_HZ)
 
-#if TC_BOARD_TIMER_HZ % TC_TICK_HZ != 0
-#error "TC_TICK_HZ: the machine timer's rate is not a whole number of ticks"
+#if TC_BOARD_TIMER_HZ < TC_TICK_HZ
+#error "TC_TICK_HZ: faster than the machine timer"
 #endif
 
 uint64_t tc_rv_mtime(void)
@@ -73,6 +79,31 @@ static void mtimecmp_set(uint64_t at)
 }
 
 static uint64_t next_tick; /* mtime at the coming tick boundary (mtimecmp, unless suppressed) */
+#if REM != 0
+static uint32_t frac; /* the exact boundary is next_tick + frac / TC_TICK_HZ */
+#endif
+
+/* The boundary k ticks after the coming one. */
+static inline uint64_t boundary_after(uint32_t k)
+{
+#if REM != 0
+  return next_tick + (frac + (uint64_t)k * TC_BOARD_TIMER_HZ) / TC_TICK_HZ;
+#else
+  return next_tick + (uint64_t)k * PERIOD;
+#endif
+}
+
+/* Make the boundary k ticks after the coming one the coming one. */
+static inline void boundary_advance(uint32_t k)
+{
+#if REM != 0
+  uint64_t s = frac + (uint64_t)k * TC_BOARD_TIMER_HZ;
+  next_tick += s / TC_TICK_HZ;
+  frac = (uint32_t)(s % TC_TICK_HZ);
+#else
+  next_tick += (uint64_t)k * PERIOD;
+#endif
+}
 
 static void tick_stop(void)
 {
@@ -121,6 +152,14 @@ __attribute__((weak)) void tc_rv_external_handler(unsigned source)
 static void tick(void)
 {
   next_tick += PERIOD;
+#if REM != 0
+  /* One tick's advance without the division of boundary_advance(1). */
+  frac += REM;
+  if (frac >= TC_TICK_HZ) {
+    frac -= TC_TICK_HZ;
+    next_tick++;
+  }
+#endif
   mtimecmp_set(next_tick);
   tc__isr_enter();
   tc__tick_announce();
@@ -286,19 +325,30 @@ static uint32_t ticks_suppress(void)
 {
   uint32_t span = tc__time_ticks_to_expiry(); /* UINT32_MAX: none pending */
   if (span < 2u || tc_rv_mtime() >= next_tick) return 0; /* that boundary has come */
-  mtimecmp_set(next_tick + (uint64_t)(span - 1u) * PERIOD);
+  mtimecmp_set(boundary_after(span - 1u));
   return span;
 }
 
 /* Masked, after WFI: count the boundaries passed. */
 static void ticks_resume(uint32_t span)
 {
-  uint64_t end = next_tick + (uint64_t)(span - 1u) * PERIOD;
+  uint64_t end = boundary_after(span - 1u);
   uint64_t now = tc_rv_mtime();
   uint32_t passed = span - 1u; /* the last, at `end`, is the pending interrupt's to announce */
-  if (now < end) passed = now >= next_tick ? (uint32_t)((now - next_tick) / PERIOD) + 1u : 0u;
+  if (now < end && now < next_tick) {
+    passed = 0;
+  } else if (now < end) {
+#if REM != 0
+    /* The boundaries k >= 0 at or before now: next_tick + (frac + k * HZ) / TICK <= now, that
+     * is k < ((now - next_tick + 1) * TICK - frac) / HZ, rounded up. */
+    uint64_t x = (now - next_tick + 1u) * TC_TICK_HZ - frac;
+    passed = (uint32_t)((x + TC_BOARD_TIMER_HZ - 1u) / TC_BOARD_TIMER_HZ);
+#else
+    passed = (uint32_t)((now - next_tick) / PERIOD) + 1u;
+#endif
+  }
   tc__time_skip(passed);
-  next_tick += (uint64_t)passed * PERIOD;
+  boundary_advance(passed);
   mtimecmp_set(next_tick);
 }
 #elif TC_RV_IDLE_WFI
@@ -329,6 +379,9 @@ static void idle_wait(void)
 int tc__rv_start(void)
 {
   next_tick = tc_rv_mtime() + PERIOD;
+#if REM != 0
+  frac = REM;
+#endif
   mtimecmp_set(next_tick);
   for (;;) {
     if (stopping) break;

@@ -170,7 +170,7 @@ SCHEMA_CASES = [
         "threads: [{name: a, entry: a_main, priority: 1, stack: 9000}]\n",
         "targets",
         "targets[0]",
-        "expected one of sim, qemu-m3, qemu-m4, qemu-rv32, qemu-rv32f, got 'qemu-m7'",
+        "expected one of sim, qemu-m3, qemu-m4, qemu-rv32, qemu-rv32f, qemu-fe310, got 'qemu-m7'",
     ),
     (
         "two units in one time",
@@ -579,6 +579,7 @@ def test_the_minima_come_from_the_port_headers() -> None:
         "qemu-m4": 384,
         "qemu-rv32": 256,
         "qemu-rv32f": 512,
+        "qemu-fe310": 256,
     }
 
 

@@ -22,9 +22,11 @@ from tacet.bench import format as bench_format
 from tacet.bench import report as bench_report
 from tacet.bench import results as bench_results
 from tacet.bench import stats as bench_stats
+from tacet.bench import suite as bench_suite
 from tacet.bench.format import FormatError
 from tacet.bench.results import Run
 from tacet.cli import main
+from tacet.core.targets import TARGETS
 
 # ---- synthetic program output --------------------------------------------------------------
 
@@ -592,3 +594,49 @@ def test_configurations_have_their_own_ids_table_and_goal_note() -> None:
     assert table[2].startswith("| default |") and table[2].endswith("| 72.5 | 72.5 ✓ |")
     assert table[3].startswith("| lean |") and table[3].endswith("| 47.5 ✓ | 47.5 ✓ |")
     assert bench_report.configurations_table(make_doc()) == []  # the default alone: no table
+
+
+RV32_CONFIG = (
+    "config port=riscv priorities=256 checks=1 stats=1 stack_check=1 tick_hz=1000 "
+    "cycles_hz=1000000000 repeat={repeat} clock=qemu-icount icount_shift=0 cpu=rv32imac"
+)
+
+
+def test_riscv_results_count_mcycle_as_instructions_and_say_so() -> None:
+    rh = bench_format.parse(program_output("rhealstone", config=RV32_CONFIG), "rhealstone")
+    run = Run("rhealstone", "default", ("qemu", "rhealstone"), 0, 1.0, output=rh)
+    doc = bench_results.assemble({**META, "target": "qemu-rv32"}, [run])
+    bench_results.validate(doc, "a qemu-rv32 run")
+    switch = by_id(doc, "rhealstone/task_switch/empty")
+    assert switch["factor"] == 1.0 and switch["value"] == 8 - 2  # one per cycle, less a stamp
+    text = bench_report.markdown(doc, "tacet bench --target qemu-rv32")
+    assert "`-icount shift=0`" in text and "mcycle" in text and "25 MHz" not in text
+    tm = bench_format.parse_thread_metric(THREAD_METRIC, "tm")
+    tm_run = Run("thread_metric", "default", ("qemu", "thread_metric"), 0, 1.0, thread_metric=tm)
+    tm_doc = bench_results.assemble({**META, "target": "qemu-rv32f"}, [tm_run])
+    assert "--target qemu-rv32f --freertos DIR` (ThreadX has no RV32 port" in "\n".join(
+        bench_report.thread_metric_table(tm_doc)
+    )
+    plan = [p.name for p in bench_suite.plan(TARGETS["qemu-rv32"], 21, "20ms")]
+    assert "rhealstone" in plan and "thread_metric_lean" in plan
+    assert "rhealstone_lean" not in plan  # the other configurations: Cortex-M only
+
+
+def test_ctest_check_of_a_thread_metric_run_of_named_tests(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A kernel that cannot restart runs one test a run (CMSIS-RTOS2): the check wants the tests
+    named on the command line, and only those."""
+    header = (
+        "Thread-Metric on Tacet through CMSIS-RTOS2 (cortex-m), 1000 ms per test; kernel "
+        "version=0.1.0 options=TC_CHECKS=0,TC_PRIORITIES=64 tick_hz=1000\n"
+    )
+    message = next(x for x in THREAD_METRIC.splitlines() if "message" in x) + "\n"
+    prog = fake_program(tmp_path, header + message, 0)
+    assert bench_format.main(["--thread-metric", str(prog), "1", "message"]) == 0
+    assert "message reported, every check passed" in capsys.readouterr().out
+    tm = bench_format.parse_thread_metric(header + message, "tm", ("message",))
+    assert tm.kernel == "Tacet through CMSIS-RTOS2"
+    assert tm.config["options"] == "TC_CHECKS=0,TC_PRIORITIES=64"
+    assert bench_format.main(["--thread-metric", str(prog), "1", "memory"]) == 1
+    assert "no line for memory" in capsys.readouterr().err

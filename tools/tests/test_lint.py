@@ -10,7 +10,7 @@ import pytest
 from conftest import REPO, make_tree, write
 
 from tacet import cli
-from tacet.project import lint, misra
+from tacet.project import lint, misra, misra_record
 from tacet.project.lint import Configuration, Finding, Port, Suppression
 
 needs_cppcheck = pytest.mark.skipif(shutil.which("cppcheck") is None, reason="needs cppcheck")
@@ -98,11 +98,31 @@ def test_every_tested_configuration_is_linted() -> None:
             assert any(definitions <= d for d in linted), f"{port}: {definitions} not linted"
 
 
+def test_the_cmsis_layer_is_linted_where_its_tests_run() -> None:
+    # compat/cmsis-rtos2/tests: the default kernel, and the tests' kernels without checks and
+    # with the trace, on both ports; never with 32 priorities (it needs 64).
+    tests = (REPO / "compat" / "cmsis-rtos2" / "tests" / "CMakeLists.txt").read_text()
+    assert "foreach(cfg nochecks trace)" in tests
+    for port in ("sim", "cortex-m"):
+        with_layer = [
+            set(c.defines)
+            for c in lint.CONFIGURATIONS
+            if c.port.name == port and lint.CMSIS_OS2 in c.layers
+        ]
+        for definitions in (set(), {"TC_CHECKS=0"}, {"TC_TRACE=1"}):
+            assert any(definitions <= d for d in with_layer), f"{port}: {definitions}"
+    for config in lint.CONFIGURATIONS:
+        if lint.CMSIS_OS2 in config.layers:
+            assert "TC_PRIORITIES=32" not in config.defines, config.name
+
+
 def test_lint_commands_name_existing_sources_and_includes() -> None:
     for config in lint.CONFIGURATIONS:
         command = lint.cppcheck_command(REPO, config)
         assert any(arg.startswith("ports/") and arg.endswith(".c") for arg in command)
-        for include in config.port.includes:
+        for layer in config.layers:
+            assert any(arg.startswith(layer.sources[0].split("*")[0]) for arg in command)
+        for include in (d for part in config.parts for d in part.includes):
             assert (REPO / include).is_dir(), f"{config.name}: -I{include}"
 
 
@@ -199,11 +219,19 @@ def test_rule_texts_file_has_the_layout_the_addon_reads() -> None:
 
 
 def test_doc_table_agrees_with_the_rule_summaries() -> None:
+    """docs/misra.md's rows of the compliance summary, the addon's rule summaries (misra.RULES)
+    and the record's catalogue give each guideline the same category, and every permit the
+    page names is in the record."""
     text = (REPO / "docs" / "misra.md").read_text()
-    rows = re.findall(r"^\| (\d+\.\d+) \| ([AR]) \| (\d+) \|", text, re.MULTILINE)
-    assert len(rows) >= 20, "docs/misra.md: table rows not read"
-    for rule, category, _count in rows:
-        assert rule in misra.RULES, f"docs/misra.md: rule {rule} has no summary in misra.RULES"
-        assert misra.RULES[rule][0][0].upper() == category, f"rule {rule}: category"
-    total = sum(int(count) for _rule, _category, count in rows)
-    assert f"**{total:,} findings over {len(rows)} rules**" in text
+    rows = re.findall(
+        r"^\| ((?:Dir )?\d+\.\d+) \| (\w+) \| (\w+) \| [^|]+ \| ([^|]+) \|$", text, re.MULTILINE
+    )
+    assert len(rows) >= 20, "docs/misra.md: summary rows not read"
+    record = misra_record.load(REPO / misra_record.RECORD, misra_record.RECORD)
+    permits = {p.id for p in record.permits}
+    for guideline, category, applied, compliance in rows:
+        assert misra_record.GUIDELINES[guideline] == category, f"{guideline}: category"
+        assert record.category[guideline] == applied, f"{guideline}: applied as"
+        assert set(re.findall(r"TC-P\d\d", compliance)) <= permits, guideline
+    for rule, (category, _topic) in misra.RULES.items():
+        assert misra_record.GUIDELINES[rule] == category, f"misra.RULES {rule}: category"

@@ -9,7 +9,8 @@ default tacet-local.cmake names, or the environment variable), an installed pack
 directory with ``tacet run`` (traced, and the trace decoded) and with plain CMake presets, on
 sim and qemu-m3. A thread added to app.yaml runs once main.c has its entry function, and
 fails the link naming it until then; a stack fits Cortex-M and not sim; the STM32F407 board
-builds and is not run.
+builds and is not run. A project of ``--api cmsis-rtos2`` calls CMSIS-RTOS2 alone and runs on
+sim (traced) and, from the installed package, on qemu-m3.
 """
 
 import json
@@ -27,6 +28,7 @@ from tacet.project.build import missing_functions
 
 VERSION = (REPO / "VERSION").read_text().strip()
 NEW_OK = re.compile(r"(\w+): 5 of 5 jobs on the (sim|cortex-m|riscv) port, kernel invariants hold")
+NEW_OS2_OK = re.compile(r"(\w+): 5 of 5 jobs on Tacet V[\d.]+ through CMSIS-RTOS2, 0 late")
 # What a committed file of the project may not hold: where this machine keeps things.
 MACHINE_PATHS = (str(REPO), "/tmp/", "/home/", "/root")
 LOGGER = """
@@ -124,7 +126,7 @@ def test_the_files_and_nothing_of_this_machine_in_what_is_committed(tmp_path: Pa
         assert function in main
     presets = json.loads((project / "CMakePresets.json").read_text())
     assert [p["name"] for p in presets["configurePresets"]] == [
-        "base", "sim", "qemu-m3", "qemu-m4", "qemu-rv32", "qemu-rv32f",
+        "base", "sim", "qemu-m3", "qemu-m4", "qemu-rv32", "qemu-rv32f", "qemu-fe310",
     ]  # fmt: skip
     assert all("toolchainFile" not in p for p in presets["configurePresets"])
 
@@ -199,7 +201,7 @@ def test_the_board_s_preset_and_clock(tmp_path: Path) -> None:
     assert "stm32f407" not in [p["name"] for p in presets["testPresets"]]
     yaml = (project / "app.yaml").read_text()
     assert "name: stm32f407\n" in yaml and "clock_hz: 168000000\n" in yaml
-    assert "targets: [qemu-m4, sim, qemu-m3, qemu-rv32, qemu-rv32f]" in yaml
+    assert "targets: [qemu-m4, sim, qemu-m3, qemu-rv32, qemu-rv32f, qemu-fe310]" in yaml
     readme = (project / "README.md").read_text()
     assert "tacet build --target qemu-m4 --board stm32f407" in readme
 
@@ -474,3 +476,75 @@ def test_the_stm32f407_board_builds_and_is_not_run(tmp_path: Path) -> None:
     result = tacet("run", "--board", "stm32f407", cwd=project)
     assert result.returncode == 1
     assert "board stm32f407: QEMU has no model of it" in result.stderr
+
+
+# ---- --api cmsis-rtos2 ----------------------------------------------------------------------
+
+
+def test_a_cmsis_rtos2_project_s_files(tmp_path: Path) -> None:
+    project = new(tmp_path, "os2", "--api", "cmsis-rtos2")
+    assert sorted(str(p.relative_to(project)) for p in project.rglob("*") if p.is_file()) == [
+        ".gitignore", "CMakeLists.txt", "CMakePresets.json", "README.md",
+        "cmake/tacet_import.cmake", "main.c", "tacet-local.cmake",
+    ]  # fmt: skip
+    for path in committed_files(project):
+        text = path.read_text()
+        if path.suffix != ".json":
+            assert "SPDX-License-Identifier: MIT" in text.splitlines()[0], path
+        assert not re.search(r"@[A-Z_]+@", text), f"{path}: a placeholder left"
+    cmakelists = (project / "CMakeLists.txt").read_text()
+    assert "written by `tacet new --api cmsis-rtos2`" in cmakelists
+    assert "target_link_libraries(os2 PRIVATE tacet::cmsis_os2)" in cmakelists
+    assert "tacet_add_app" not in cmakelists and "tacet::kernel" not in cmakelists
+    # main.c is CMSIS-RTOS2 alone: no header, type or function of Tacet's own.
+    main = (project / "main.c").read_text()
+    assert re.findall(r'#include [<"](.+)[>"]', main) == ["inttypes.h", "stdio.h", "cmsis_os2.h"]
+    code = re.sub(r"/\*.*?\*/", "", main, flags=re.S)
+    assert not re.search(r"\b(tc|TC|tacet)_\w+", code)
+    readme = (project / "README.md").read_text()
+    assert "`tacet new --api cmsis-rtos2`" in readme and "app.yaml" not in readme
+    # The default API's project is as before.
+    default = new(tmp_path, "native")
+    assert "written by `tacet new` (" in (default / "CMakeLists.txt").read_text()
+    assert "tacet_add_app(native app.yaml)" in (default / "CMakeLists.txt").read_text()
+
+
+def test_an_unknown_api_is_refused(tmp_path: Path) -> None:
+    result = tacet("new", "app", "--api", "posix", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "invalid choice: 'posix'" in result.stderr
+    assert not (tmp_path / "app").exists()
+
+
+@needs_cmake
+def test_a_cmsis_rtos2_project_on_sim_traced(tmp_path: Path) -> None:
+    project = new(tmp_path, "os2", "--api", "cmsis-rtos2")
+    result = tacet("run", "--target", "sim", cwd=project)
+    assert result.returncode == 0, result.stderr
+    match = NEW_OS2_OK.search(result.stdout)
+    assert match and match[1] == "os2"
+    trace = tmp_path / "os2.tctrace"
+    result = tacet("run", "--trace", str(trace), cwd=project)
+    assert result.returncode == 0, result.stderr
+    decoded = tacet("trace", str(trace), cwd=project)
+    assert decoded.returncode == 0, decoded.stderr
+    # The CMSIS thread is Tacet's, under the name main.c gave it; the timer's callback runs
+    # in Tacet's timers' HISR.
+    assert "│ worker │" in decoded.stdout and "│ timers │" in decoded.stdout
+
+
+@needs_cmake
+@needs_arm
+def test_a_cmsis_rtos2_project_on_qemu_m3_from_the_package(
+    installed_prefix: Path, tmp_path: Path
+) -> None:
+    project = new(tmp_path, "os2m3", "--api", "cmsis-rtos2", "--target", "qemu-m3",
+                  "--prefix", str(installed_prefix))  # fmt: skip
+    result = tacet("run", "--target", "qemu-m3", cwd=project)
+    assert result.returncode == 0, result.stderr
+    match = NEW_OS2_OK.search(result.stdout)
+    assert match and match[1] == "os2m3"
+    configured = run_ok("cmake", "--preset", "qemu-m3", cwd=project, env=env_for())
+    assert f"the package {installed_prefix}" in configured
+    run_ok("cmake", "--build", "--preset", "qemu-m3", cwd=project)
+    assert "100% tests passed" in run_ok("ctest", "--preset", "qemu-m3", cwd=project)

@@ -4,7 +4,8 @@
 One install prefix (conftest.installed_prefix) holds the sim and the Cortex-M3 kernels (cmake
 --install of builds configured by their presets); tests/consumer/ is built against it with
 find_package on sim (run) and on Cortex-M3 (with the installed toolchain file, run under
-QEMU), and against the source tree with FetchContent and add_subdirectory (sim). The version
+QEMU), and against the source tree with FetchContent and add_subdirectory (sim); each way its
+second program, consumer_os2, links tacet::cmsis_os2 and calls CMSIS-RTOS2 alone. The version
 is the same everywhere. (test_new_project.py builds the projects ``tacet new`` writes each of
 these ways.)
 """
@@ -28,6 +29,7 @@ CONSUMER = REPO / "tests" / "consumer"
 CONSUMER_OK = re.compile(
     r"consumer on the (sim|cortex-m) port: 3 of 3 hand-overs, kernel invariants hold"
 )
+CONSUMER_OS2_OK = re.compile(r"consumer_os2 on Tacet V[\d.]+: 3 of 3 hand-overs\n")
 run = run_ok
 
 
@@ -48,6 +50,10 @@ def test_the_package_layout(prefix: Path) -> None:
     assert (prefix / "include" / "tacet" / "tacet.h").is_file()
     assert (prefix / "lib" / "tacet" / "sim" / "libtacet_kernel.a").is_file()
     assert (prefix / "lib" / "tacet" / "sim" / "include" / "tacet_port.h").is_file()
+    # CMSIS-RTOS2: its headers once, its library beside each kernel.
+    assert (prefix / "include" / "tacet" / "cmsis-rtos2" / "cmsis_os2.h").is_file()
+    assert (prefix / "include" / "tacet" / "cmsis-rtos2" / "tacet_os2.h").is_file()
+    assert (prefix / "lib" / "tacet" / "sim" / "libtacet_cmsis_os2.a").is_file()
     assert (prefix / "share" / "tacet" / "cmake" / "arm-none-eabi.cmake").is_file()
     # The licence travels with the package (where Debian and CMake projects put it).
     assert (prefix / "share" / "doc" / "tacet" / "LICENSE").read_text() == (
@@ -64,6 +70,7 @@ def test_find_package_sim(prefix: Path, tmp_path: Path) -> None:
     program = build_consumer(tmp_path, f"-DCMAKE_PREFIX_PATH={prefix}", "-DTACET_COMPONENT=sim")
     match = CONSUMER_OK.search(run(program))
     assert match and match[1] == "sim"
+    assert CONSUMER_OS2_OK.search(run(tmp_path / "consumer_os2"))
 
 
 @needs_arm
@@ -78,8 +85,10 @@ def test_find_package_cortex_m3_under_qemu(prefix: Path, tmp_path: Path) -> None
     assert command[command.index("-icount") + 1] == "shift=5"
     match = CONSUMER_OK.search(run(*command))
     assert match and match[1] == "cortex-m"
-    # The test the consumer registers runs it under the emulator the package names.
-    assert "100% tests passed" in run("ctest", "--test-dir", tmp_path)
+    command = TARGETS["qemu-m3"].run_command(tmp_path / "consumer_os2")
+    assert CONSUMER_OS2_OK.search(run(*command))
+    # The tests the consumer registers run it under the emulator the package names.
+    assert "100% tests passed, 0 tests failed out of 2" in run("ctest", "--test-dir", tmp_path)
 
 
 def test_find_package_names_what_is_installed(prefix: Path, tmp_path: Path) -> None:
@@ -99,6 +108,7 @@ def test_from_the_source_tree_sim(via: str, tmp_path: Path) -> None:
     program = build_consumer(tmp_path, f"-DTACET_VIA={via}", f"-DTACET_SOURCE_DIR={REPO}")
     match = CONSUMER_OK.search(run(program))
     assert match and match[1] == "sim"
+    assert CONSUMER_OS2_OK.search(run(tmp_path / "consumer_os2"))
 
 
 def test_version_is_the_same_everywhere(prefix: Path) -> None:

@@ -2,6 +2,7 @@
 """The target table: CMake options, build directories and how programs are started."""
 
 import dataclasses
+import json
 from pathlib import Path
 
 import pytest
@@ -12,8 +13,8 @@ from tacet.core.targets import TARGETS, get_target
 REPO = Path("/src/tacet")
 
 
-def test_the_five_targets() -> None:
-    assert list(TARGETS) == ["sim", "qemu-m3", "qemu-m4", "qemu-rv32", "qemu-rv32f"]
+def test_the_six_targets() -> None:
+    assert list(TARGETS) == ["sim", "qemu-m3", "qemu-m4", "qemu-rv32", "qemu-rv32f", "qemu-fe310"]
     for name, target in TARGETS.items():
         assert target.name == name
         assert target.build_dir(REPO) == REPO / "build" / name
@@ -83,9 +84,49 @@ def test_riscv_configure_and_run(name: str, cpu: str, qemu_cpu: str) -> None:
     ]  # fmt: skip
 
 
+def test_fe310_configure_and_run() -> None:
+    """The FE310 board of the RISC-V port: its preset names the board, QEMU's sifive_e runs it
+    as the HiFive1 Rev B with the machine's own E31 core, at one instruction per nanosecond;
+    no firmware option (the machine loads none) and no FPU."""
+    target = get_target("qemu-fe310")
+    build_dir = target.build_dir(REPO)
+    assert build_dir == REPO / "build" / "qemu-fe310"
+    assert target.configure_command(REPO, build_dir) == [
+        "cmake", "-S", "/src/tacet", "-B", "/src/tacet/build/qemu-fe310", "-G", "Ninja",
+        "-DTACET_PORT=riscv", "-DTACET_CPU=rv32imac", "-DTACET_RV_BOARD=fe310",
+        "-DCMAKE_TOOLCHAIN_FILE=/src/tacet/cmake/riscv32-unknown-elf.cmake",
+    ]  # fmt: skip
+    assert target.port == "riscv"
+    assert target.compiler == "riscv64-unknown-elf-gcc"
+    assert not target.fpu
+    assert target.emulated
+    assert target.run_timeout is not None and target.run_timeout > 0
+    elf = build_dir / "examples" / "threads"
+    assert target.run_command(elf) == [
+        "qemu-system-riscv32", "-M", "sifive_e,revb=true", "-cpu", "sifive-e31", "-nographic",
+        "-icount", "shift=0", "-semihosting-config", "enable=on,target=native",
+        "-kernel", str(elf),
+    ]  # fmt: skip
+
+
+def test_fe310_matches_its_preset_and_board() -> None:
+    """The target's definitions are those of the repository's preset of the same name, and its
+    QEMU command line is the board's (board.cmake), so that `tacet run` and ctest agree."""
+    root = Path(__file__).resolve().parents[2]
+    presets = json.loads((root / "CMakePresets.json").read_text(encoding="utf-8"))
+    by_name = {p["name"]: p for p in presets["configurePresets"]}
+    preset = by_name["qemu-fe310"]
+    variables = dict(by_name[preset["inherits"]]["cacheVariables"], **preset["cacheVariables"])
+    assert variables == dict(get_target("qemu-fe310").definitions)
+    board = (root / "ports" / "riscv" / "boards" / "fe310" / "board.cmake").read_text("utf-8")
+    run = get_target("qemu-fe310").run_command(Path("P"))
+    assert " ".join(run[1:5]) in " ".join(board.split())
+
+
 def test_unknown_target_names_the_known_ones() -> None:
     with pytest.raises(
-        TacetError, match=r"unknown target 'm0'.*sim, qemu-m3, qemu-m4, qemu-rv32, qemu-rv32f"
+        TacetError,
+        match=r"unknown target 'm0'.*sim, qemu-m3, qemu-m4, qemu-rv32, qemu-rv32f, qemu-fe310",
     ):
         get_target("m0")
 

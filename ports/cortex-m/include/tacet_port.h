@@ -147,7 +147,7 @@ void tc__cm_unmasked_flags(void);
 /* TC_PORT_IN_UNMASKED_ISR: in Thread mode one read of IPSR and a branch. */
 inline bool tc__cm_in_unmasked_isr(void)
 {
-  if (__builtin_expect(tc__cm_ipsr() == 0u, 1)) return false;
+  if (__builtin_expect(tc__cm_ipsr() == 0u, 1) != 0) return false; /* a hint is a long: compared, not the condition */
 #ifdef __GCC_ASM_FLAG_OUTPUTS__
   bool above;
   __asm volatile("push {lr}\n\t"

@@ -5,6 +5,10 @@ tree from source trees the caller names, run on one target by one command, and o
 instructions per operation with the ratios Tacet's goals are judged by.
 
     tacet bench anchors --target qemu-m3 --threadx DIR --freertos DIR [--seconds 30]
+    tacet bench anchors --target qemu-rv32 --freertos DIR --seconds 1
+
+On RISC-V (qemu-rv32, qemu-rv32f) the anchor is FreeRTOS's GCC/RISC-V port; ThreadX has no
+RV32 port for GCC, so it has no column there, and the report says why (``RISCV_UNAVAILABLE``).
 
 An anchor kernel whose tree is not given is left out, and the report says so; nothing is
 quoted from elsewhere. A kernel that cannot restart (ThreadX, FreeRTOS) runs one test per
@@ -141,6 +145,43 @@ def read(build: Build, outputs: Sequence[tuple[str, tuple[str, ...]]], source: s
     return column
 
 
+# ---- RISC-V ---------------------------------------------------------------------------------
+
+RISCV_PORT = "riscv"
+# Anchor kernels that have no port for a target's architecture, and why: the report says so
+# where their columns would be (never a port of our own under their name).
+RISCV_UNAVAILABLE = {
+    "threadx": "not available on RV32: ThreadX has no RV32 port for GCC (its tree has "
+    "ports/risc-v32/iar, for IAR's tools, and ports/risc-v64/gnu, which reads the saved mepc at "
+    "a 64-bit offset and keeps the interrupt posture in 64 bits: it does not run as RV32 "
+    "unmodified)",
+}
+# What a tree must hold for the RISC-V programs (bench/thread_metric/anchors_riscv.cmake).
+RISCV_TREE_FILES = {
+    "freertos": (
+        "include/FreeRTOS.h",
+        "portable/GCC/RISC-V/portASM.S",
+        "portable/GCC/RISC-V/chip_specific_extensions/RISCV_MTIME_CLINT_no_extensions",
+    ),
+}
+
+
+def unavailable(port: str) -> dict[str, str]:
+    """The anchor kernels a port has no column for, and why."""
+    return dict(RISCV_UNAVAILABLE) if port == RISCV_PORT else {}
+
+
+def riscv_tree_error(kernel: Kernel, tree: Path) -> str | None:
+    """Why ``tree`` cannot give ``kernel``'s RISC-V programs, or None when it can."""
+    if kernel.key in RISCV_UNAVAILABLE:
+        return f"{kernel.option} {tree}: {kernel.name} is {RISCV_UNAVAILABLE[kernel.key]}"
+    missing = [f for f in RISCV_TREE_FILES.get(kernel.key, ()) if not (tree / f).exists()]
+    if missing:
+        what = f"not a {kernel.name} tree with a RISC-V port"
+        return f"{kernel.option} {tree}: {what} (no {missing[0]})"
+    return None
+
+
 # ---- running --------------------------------------------------------------------------------
 
 
@@ -254,6 +295,15 @@ class Goal:
         return [t for t, r in self.results if r is not None and r > self.limit + 1e-9]
 
 
+def goal_line(g: Goal, anchor: str = "") -> str:
+    """A goal's verdict as a list item: how many tests met it and the ratios of those missed."""
+    met, missed = g.met, g.missed
+    line = f"- **{g.name}**{anchor}: met on {len(met)} of {len(met) + len(missed)} tests"
+    if missed:
+        line += "; missed on " + ", ".join(f"{t} ({dict(g.results)[t]:.2f})" for t in missed)
+    return line
+
+
 def goals(columns: Sequence[Column]) -> list[Goal]:
     """Tacet's goals, each judged on every test but basic that has its anchor here."""
     by = {c.build.key: c for c in columns}
@@ -309,11 +359,19 @@ def _ratio(r: float | None, limit: float) -> str:
 def table(columns: Sequence[Column]) -> list[str]:
     """The figures of every build, and the ratios of the goals, as a Markdown table."""
     judged = goals(columns)
-    header = ["test", *(c.build.label for c in columns)]
-    header += [f"{g.build.replace('tacet_', '')} / {_short(g)}" for g in judged]
+    ratios = [f"{g.build.replace('tacet_', '')} / {_short(g)}" for g in judged]
+    return figures_table(columns, judged, ratios)
+
+
+def figures_table(
+    shown: Sequence[Column], judged: Sequence[Goal], ratios: Sequence[str]
+) -> list[str]:
+    """A Markdown table: a row per test, the figures of the columns `shown`, then the ratio of
+    each goal `judged` (headed `ratios`; none for basic)."""
+    header = ["test", *(c.build.label for c in shown), *ratios]
     lines = ["| " + " | ".join(header) + " |", "|---" + "|---:" * (len(header) - 1) + "|"]
     for test in THREAD_METRIC_TESTS:
-        cells = [test, *(_cell(c.figures.get(test)) for c in columns)]
+        cells = [test, *(_cell(c.figures.get(test)) for c in shown)]
         for g in judged:
             r = dict(g.results).get(test)
             cells.append(_ratio(r, g.limit) if test != "basic" else "")
@@ -336,12 +394,16 @@ def markdown(columns: Sequence[Column], meta: dict[str, Any], command: str) -> s
         f"`{command}` — Tacet {meta['commit'][:12]}"
         + (" (with uncommitted changes)" if meta.get("dirty") else "")
         + f", {meta['date']}. {meta['compiler']}, `-O2`; {meta['qemu']} "
-        f"(`{meta['machine']}`, `-icount shift=5`); {meta['seconds']} s a test, every kernel "
+        f"(`{meta['machine']}`, `-icount shift={meta.get('icount_shift', 5)}`); "
+        f"{meta['seconds']} s a test, every kernel "
         "ticking at 1000 Hz.",
         "",
     ]
+    missing = meta.get("unavailable", {})
     for k in KERNELS:
-        if k.key in given:
+        if k.key in missing:
+            lines.append(f"- {k.name}: {missing[k.key]}; no column.")
+        elif k.key in given:
             column = next(c for c in columns if c.build.kernel == k.key)
             lines.append(f"- {k.name}: commit {column.version or 'unknown'}, port {column.port}.")
         else:
@@ -362,15 +424,16 @@ def markdown(columns: Sequence[Column], meta: dict[str, Any], command: str) -> s
         lines.append(f"- **{c.build.label}**: {c.build.what}.")
     lines.append("")
     for g in goals(columns):
-        met, missed = g.met, g.missed
-        judged = len(met) + len(missed)
         worst = max((r for _, r in g.results if r is not None), default=None)
-        line = f"- **{g.name}** ({g.anchor}): met on {len(met)} of {judged} tests"
-        if missed:
-            line += "; missed on " + ", ".join(f"{t} ({dict(g.results)[t]:.2f})" for t in missed)
+        line = goal_line(g, f" ({g.anchor})")
         if worst is not None:
             line += f"; the worst ratio {worst:.2f}"
         lines.append(line + ".")
+    if FEATURE_EQUAL not in {c.build.key for c in columns} and "threadx" in missing:
+        lines.append(
+            "- **default <= 0.85 x feature-equal ThreadX**: not judged on this target (no "
+            "ThreadX column)."
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -413,3 +476,210 @@ def document(columns: Sequence[Column], meta: dict[str, Any]) -> dict[str, Any]:
             for g in goals(columns)
         ],
     }
+
+
+# ---- Thread-Metric through CMSIS-RTOS2 -----------------------------------------------------------
+#
+# The same programs through CMSIS-RTOS2 (bench/thread_metric/port_cmsis_os2.c, cmsis_os2.h
+# alone) on Tacet's layer (tacet::cmsis_os2, on the default kernel and on a lean one) and, from
+# the trees given, on Keil RTX5 and on FreeRTOS through ARM's CMSIS-FreeRTOS wrapper, in a table
+# of their own beside Tacet's native figures, judged by the layer's goals: within 10 % of
+# Tacet's own figures, and ahead of RTX5 and FreeRTOS through the wrapper on every test. A CMSIS
+# kernel never stops: every CMSIS program runs one test per run.
+
+OS2_NATIVE_GOAL = 1.10  # the layer's figure at most 1.10 x Tacet's own
+OS2_AHEAD_GOAL = 1.0  # and at most the other CMSIS kernels'
+
+
+@dataclass(frozen=True)
+class Tree:
+    """A source tree the CMSIS builds take: its option, its CMake variable and the file that
+    tells it is such a tree."""
+
+    key: str  # "rtx"
+    name: str  # "CMSIS-RTX"
+    variable: str  # "RTX_DIR"
+    option: str  # "--rtx"
+    marker: str  # a file every such tree has
+    commit: bool = True  # the report names its commit (--rtx-commit)
+
+
+CMSIS_TREES = (
+    Tree("rtx", "CMSIS-RTX (RTX5)", "RTX_DIR", "--rtx", "Source/rtx_kernel.c"),
+    Tree("cmsis_freertos", "CMSIS-FreeRTOS", "CMSIS_FREERTOS_DIR", "--cmsis-freertos",
+         "CMSIS/RTOS2/FreeRTOS/Source/cmsis_os2.c"),
+    Tree("cmsis6", "CMSIS_6", "CMSIS6_DIR", "--cmsis6", "CMSIS/RTOS2/Include/cmsis_os2.h",
+         commit=False),
+)  # fmt: skip
+CMSIS_TREE = {t.key: t for t in CMSIS_TREES}
+
+KERNEL.update(
+    {
+        "tacet_os2": Kernel("tacet_os2", "Tacet through CMSIS-RTOS2", "", "--cmsis",
+                            THREAD_METRIC_TESTS),
+        "rtx": Kernel("rtx", "RTX5", "RTX_DIR", "--rtx", THREAD_METRIC_TESTS),
+        "cmsis_freertos": Kernel("cmsis_freertos", "FreeRTOS through CMSIS-FreeRTOS",
+                                 "CMSIS_FREERTOS_DIR", "--cmsis-freertos", THREAD_METRIC_TESTS),
+    }
+)  # fmt: skip
+
+CMSIS_BUILDS = (
+    Build("os2_default", "thread_metric_cmsis_os2", "tacet_os2", "CMSIS on Tacet default",
+          "Tacet's layer (tacet::cmsis_os2) on Tacet's default kernel"),
+    Build("os2_lean", "thread_metric_cmsis_os2_lean", "tacet_os2", "CMSIS on Tacet lean",
+          "Tacet's layer on TC_CHECKS=0 TC_STATS=0 TC_STACK_CHECK=0 TC_PRIORITIES=64 (Tacet lean "
+          "with the 64 priorities the layer needs)"),
+    Build("rtx", "thread_metric_rtx", "rtx", "RTX5",
+          "RTX_Config.h's defaults (object checks, stack check), round robin off"),
+    Build("cmsis_freertos", "thread_metric_cmsis_freertos", "cmsis_freertos",
+          "FreeRTOS + CMSIS-FreeRTOS",
+          "the wrapper's FreeRTOSConfig.h (configASSERT, stack overflow check 2, trace facility), "
+          "time slicing off"),
+)  # fmt: skip
+CMSIS_BUILD = {b.key: b for b in CMSIS_BUILDS}
+BUILD.update(CMSIS_BUILD)
+
+# What the CMSIS kernels' trees need: RTX5 and the wrapper CMSIS_6, the wrapper a FreeRTOS kernel.
+CMSIS_NEEDS = {"rtx": ("cmsis6",), "cmsis_freertos": ("cmsis6", "freertos")}
+
+
+def cmsis_plan(given: Sequence[str]) -> list[Build]:
+    """The CMSIS builds of a run: Tacet's two and those of every CMSIS kernel in ``given``."""
+    return [b for b in CMSIS_BUILDS if b.kernel == "tacet_os2" or b.kernel in given]
+
+
+def check_trees(trees: dict[str, Path], kernels: Sequence[str] = ()) -> None:
+    """Refuse a CMSIS tree that is not what its option names, or one given without what it
+    needs (``kernels``: the anchor kernels given): a clear error before anything is built."""
+    for key, path in trees.items():
+        tree = CMSIS_TREE[key]
+        if not (path / tree.marker).is_file():
+            raise TacetError(
+                f"{tree.option} {path}: not a {tree.name} tree (no {tree.marker})", status=2
+            )
+    for key, needs in CMSIS_NEEDS.items():
+        if key not in trees:
+            continue
+        for need in needs:
+            if need == "freertos":
+                if "freertos" not in kernels:
+                    raise TacetError(
+                        f"{CMSIS_TREE[key].option} needs --freertos DIR, the FreeRTOS-Kernel "
+                        "tree the wrapper runs on",
+                        status=2,
+                    )
+            elif need not in trees:
+                raise TacetError(
+                    f"{CMSIS_TREE[key].option} needs {CMSIS_TREE[need].option} DIR, a "
+                    f"{CMSIS_TREE[need].name} tree",
+                    status=2,
+                )
+
+
+def check_cmsis_failures(columns: Sequence[Column]) -> None:
+    """A check that fails through CMSIS on Tacet is an error, as one on Tacet's own API."""
+    failed = [
+        f"{c.build.label}: {t}"
+        for c in columns
+        if c.build.kernel == "tacet_os2"
+        for t, f in c.figures.items()
+        if f.check_failed
+    ]
+    if failed:
+        raise TacetError(
+            "a Thread-Metric check failed through CMSIS-RTOS2 on Tacet (" + "; ".join(failed) + ")"
+        )
+
+
+def cmsis_goals(columns: Sequence[Column]) -> list[Goal]:
+    """The CMSIS layer's goals, each judged on every test but basic that has its figures here."""
+    by = {c.build.key: c for c in columns}
+    tests = [t for t in THREAD_METRIC_TESTS if t != "basic"]
+
+    def ratio(key: str, test: str, other: str) -> float | None:
+        value, anchor = _value(by, key, test), _value(by, other, test, counted=True)
+        return None if value is None or not anchor else value / anchor
+
+    out = []
+    for build, native in (("os2_default", "tacet_default"), ("os2_lean", "tacet_lean")):
+        if build in by and native in by:
+            out.append(
+                Goal(
+                    f"CMSIS on Tacet {build[4:]} <= 1.10 x Tacet {build[4:]}", build,
+                    BUILD[native].label, OS2_NATIVE_GOAL,
+                    tuple((t, ratio(build, t, native)) for t in tests),
+                )
+            )  # fmt: skip
+    for other in ("rtx", "cmsis_freertos"):
+        if "os2_default" in by and other in by:
+            out.append(
+                Goal(
+                    f"CMSIS on Tacet default <= {BUILD[other].label}", "os2_default",
+                    BUILD[other].label, OS2_AHEAD_GOAL,
+                    tuple((t, ratio("os2_default", t, other)) for t in tests),
+                )
+            )  # fmt: skip
+    return out
+
+
+def _cmsis_short(goal: Goal) -> str:
+    which = "lean" if goal.build == "os2_lean" else "default"
+    if goal.limit > 1:
+        return f"CMSIS {which} / Tacet {which}"
+    return f"CMSIS default / {goal.anchor}"
+
+
+def cmsis_table(columns: Sequence[Column]) -> list[str]:
+    """Tacet's native figures, the CMSIS builds' and the ratios of the layer's goals."""
+    shown = [c for c in columns if c.build.key in ("tacet_default", "tacet_lean")]
+    shown += [c for c in columns if c.build.key in CMSIS_BUILD]
+    judged = cmsis_goals(columns)
+    return figures_table(shown, judged, [_cmsis_short(g) for g in judged])
+
+
+def cmsis_markdown(columns: Sequence[Column], trees: dict[str, str]) -> str:
+    """The CMSIS section of the report: what ran, the table, the goals."""
+    cmsis = [c for c in columns if c.build.key in CMSIS_BUILD]
+    if not cmsis:
+        return ""
+    lines = ["", "## Through CMSIS-RTOS2", ""]
+    for key in ("rtx", "cmsis_freertos"):
+        column = next((c for c in cmsis if c.build.key == key), None)
+        tree = CMSIS_TREE[key]
+        if column is None:
+            lines.append(
+                f"- {BUILD[key].label}: not given (`{tree.option} DIR` names the {tree.name} "
+                "tree): its column is absent."
+            )
+        else:
+            lines.append(f"- {BUILD[key].label}: {column.version or 'unknown'}, {trees[key]}.")
+    lines += [
+        "",
+        "The same programs through `cmsis_os2.h` alone (`port_cmsis_os2.c`). Ratios: the CMSIS "
+        "layer on Tacet over Tacet's own figure (goal <= 1.10) and over the other CMSIS "
+        "kernels' (goal <= 1, ahead), ✓ where met.",
+        "",
+        *cmsis_table(columns),
+        "",
+    ]
+    for c in cmsis:
+        lines.append(f"- **{c.build.label}**: {c.build.what}.")
+    lines.append("")
+    lines += [goal_line(g) + "." for g in cmsis_goals(columns)]
+    return "\n".join(lines) + "\n"
+
+
+def cmsis_document(columns: Sequence[Column]) -> list[dict[str, Any]]:
+    """The CMSIS goals as JSON (the columns are in document()'s)."""
+    return [
+        {
+            "goal": g.name,
+            "build": g.build,
+            "anchor": g.anchor,
+            "limit": g.limit,
+            "ratios": dict(g.results),
+            "met": g.met,
+            "missed": g.missed,
+        }
+        for g in cmsis_goals(columns)
+    ]

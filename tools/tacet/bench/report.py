@@ -158,6 +158,11 @@ ANCHORS_NOTE = (
     "Tacet's figures only: ThreadX and FreeRTOS run the same programs beside them in "
     "`tacet bench anchors --target qemu-m3 --threadx DIR --freertos DIR` (docs/measurements.md)."
 )
+RISCV_ANCHORS_NOTE = (
+    "Tacet's figures only: FreeRTOS runs the same programs beside them in "
+    "`tacet bench anchors --target {target} --freertos DIR` (ThreadX has no RV32 port for GCC; "
+    "docs/measurements.md)."
+)
 
 
 def thread_metric_table(doc: dict[str, Any]) -> list[str]:
@@ -168,8 +173,12 @@ def thread_metric_table(doc: dict[str, Any]) -> list[str]:
     by = {(r["build"], r["test"]): r for r in rows}
     tests = list(dict.fromkeys(r["test"] for r in rows))
     body = [[t, *(_f(by[(b, t)]["value"]) if (b, t) in by else "—" for b in builds)] for t in tests]
+    target = doc["meta"]["target"]
+    note = (
+        RISCV_ANCHORS_NOTE.format(target=target) if target.startswith("qemu-rv32") else ANCHORS_NOTE
+    )
     return [
-        f"In {rows[0]['unit']}. {ANCHORS_NOTE}",
+        f"In {rows[0]['unit']}. {note}",
         "",
         *_table(["test", *(f"Tacet {b}" for b in builds)], body),
     ]
@@ -215,7 +224,14 @@ def markdown(doc: dict[str, Any], command: str) -> str:
         "",
     ]
     units = {m["unit"] for m in doc["measurements"] if m["judged"]}
-    if "instructions" in units:
+    if "instructions" in units and meta["target"].startswith("qemu-rv32"):
+        lines += [
+            "Instructions counted by QEMU under `-icount shift=0` (the same on every run), read "
+            "per sample from the hart's `mcycle` (one per instruction there: a sample is exact); "
+            "one time stamp's cost is subtracted where a sample is the difference of two.",
+            "",
+        ]
+    elif "instructions" in units:
         lines += [
             "Instructions counted by QEMU under `-icount shift=5` (the same on every run), read "
             "per "

@@ -34,7 +34,7 @@ from tacet.bench import format as bench_format
 from tacet.bench import results as bench_results
 from tacet.bench.results import Run
 from tacet.core.errors import TacetError
-from tacet.core.targets import QEMU, Target
+from tacet.core.targets import Target
 from tacet.project.run import emulated_command
 from tacet.project.setup import Setup
 
@@ -67,7 +67,7 @@ def plan(target: Target, repeat: int, tm_interval: str) -> list[Planned]:
         ]
     programs += [Planned(f"scaling_p{p}", f"p{p}", (k,), "samples") for p in SCALING_PRIORITIES]
     programs.append(Planned("thread_metric", "default", (tm_interval,), "thread_metric"))
-    if target.port == "cortex-m":
+    if target.port in ("cortex-m", "riscv"):
         programs.append(Planned("thread_metric_lean", "lean", (tm_interval,), "thread_metric"))
     return programs
 
@@ -138,9 +138,9 @@ def metadata(setup: Setup, repeat: int, quick: bool, tm_interval: str) -> dict[s
             filter(None, [cache.get("CMAKE_C_FLAGS", ""), cache.get("CMAKE_BUILD_TYPE", "")])
         ),
         "bench_flags": "-O2 (benchmark programs and their kernels)"
-        if target.port == "cortex-m"
+        if target.port in ("cortex-m", "riscv")
         else "(none added)",
-        "qemu": _first_line([QEMU, "--version"]) if target.emulated else None,
+        "qemu": _first_line([target.qemu, "--version"]) if target.emulated else None,
         "run_command": target.run_command(Path("PROGRAM")),
         "host": f"{platform.system()} {platform.machine()} {platform.node()}",
         "python": platform.python_version(),

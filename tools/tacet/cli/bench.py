@@ -30,6 +30,7 @@ from tacet.bench.suite import (
 from tacet.cli.options import add_target_arguments
 from tacet.core.errors import TacetError
 from tacet.core.host import require_tool
+from tacet.core.targets import Target
 from tacet.project import cmake
 from tacet.project.setup import resolve_setup
 
@@ -98,8 +99,9 @@ def register_anchors(actions: argparse._SubParsersAction) -> None:
     anchors = actions.add_parser(
         "anchors",
         prog="tacet bench anchors",
-        usage="%(prog)s --target qemu-m3|qemu-m4 [--threadx DIR] [--freertos DIR] [--seconds S] "
-        "[--out DIR]",
+        usage="%(prog)s --target qemu-m3|qemu-m4|qemu-rv32|qemu-rv32f [--threadx DIR] "
+        "[--freertos DIR] [--seconds S] [--out DIR]\n       [--cmsis] [--rtx DIR] "
+        "[--cmsis-freertos DIR] [--cmsis6 DIR]",
         help="Thread-Metric on Tacet, ThreadX and FreeRTOS, like for like",
         description="Build the Thread-Metric programs (bench/thread_metric) for Tacet's default "
         "and lean kernels and for ThreadX and FreeRTOS from the source trees given (each in the "
@@ -139,7 +141,65 @@ def register_anchors(actions: argparse._SubParsersAction) -> None:
     anchors.add_argument(
         "--out", type=Path, help="also write anchors.md and anchors.json into this directory"
     )
+    register_cmsis_options(anchors)
     anchors.set_defaults(handler=handle_anchors)
+
+
+def register_cmsis_options(anchors: argparse.ArgumentParser) -> None:
+    """Thread-Metric through CMSIS-RTOS2: Tacet's layer, RTX5, FreeRTOS through the wrapper."""
+    group = anchors.add_argument_group(
+        "through CMSIS-RTOS2",
+        "The same programs through cmsis_os2.h alone (bench/thread_metric/port_cmsis_os2.c) on "
+        "Tacet's layer and on the CMSIS kernels whose trees are given, in a table of their own "
+        "beside Tacet's native figures.",
+    )
+    group.add_argument(
+        "--cmsis",
+        action="store_true",
+        help="the CMSIS table with Tacet's layer alone (implied by --rtx and --cmsis-freertos)",
+    )
+    for tree in bench_anchors.CMSIS_TREES:
+        needs = {
+            "rtx": "; needs --cmsis6",
+            "cmsis_freertos": "; needs --cmsis6 and --freertos (the kernel it wraps)",
+            "cmsis6": " (CMSIS-Core, cmsis_os2.h, os_systick.c), which --rtx and "
+            "--cmsis-freertos need",
+        }[tree.key]
+        group.add_argument(
+            tree.option,
+            type=Path,
+            metavar="DIR",
+            help=f"a {tree.name} tree ({tree.variable}){needs}",
+        )
+        if tree.commit:
+            group.add_argument(
+                f"{tree.option}-commit",
+                default="",
+                metavar="COMMIT",
+                help=f"{tree.name}'s commit, for the report (default: what git says of the tree)",
+            )
+
+
+def _cmsis_trees(
+    args: argparse.Namespace, cwd: Path, given: dict[str, Path]
+) -> tuple[dict[str, Path], list[tuple[str, str]]]:
+    """The CMSIS trees given, checked, and their CMake definitions."""
+    trees: dict[str, Path] = {}
+    definitions = []
+    for tree in bench_anchors.CMSIS_TREES:
+        path = getattr(args, tree.key)
+        if path is not None:
+            path = (cwd / path).resolve()
+            if not path.is_dir():
+                raise TacetError(f"{tree.option} {path}: no such directory", status=2)
+            trees[tree.key] = path
+        definitions.append((tree.variable, str(path or "")))
+        if tree.commit:
+            definitions.append(
+                (tree.variable.replace("_DIR", "_COMMIT"), getattr(args, f"{tree.key}_commit"))
+            )
+    bench_anchors.check_trees(trees, list(given))
+    return trees, definitions
 
 
 def _progress() -> Progress:
@@ -160,6 +220,8 @@ def handle(args: argparse.Namespace) -> int:
     check_arguments(args)
     setup = resolve_setup(args)
     target = setup.target
+    if target.no_benchmarks is not None:
+        raise TacetError(f"--target {target.name}: {target.no_benchmarks}", status=2)
     if target.emulated:
         require_tool(target.qemu, f"target {target.name}")
     repeat = QUICK_REPEAT if args.quick else args.repeat
@@ -249,6 +311,38 @@ def handle_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _anchor_trees(
+    args: argparse.Namespace, cwd: Path, target: Target
+) -> tuple[dict[str, Path], list[tuple[str, str]]]:
+    """The other kernels' trees given (checked for the target), and their CMake definitions."""
+    given: dict[str, Path] = {}
+    definitions = []
+    for kernel in bench_anchors.KERNELS:
+        tree = getattr(args, kernel.key)
+        if tree is not None:
+            tree = (cwd / tree).resolve()
+            if not tree.is_dir():
+                raise TacetError(f"{kernel.option} {tree}: no such directory", status=2)
+            if target.port == bench_anchors.RISCV_PORT:
+                error = bench_anchors.riscv_tree_error(kernel, tree)
+                if error is not None:
+                    raise TacetError(error, status=2)
+            given[kernel.key] = tree
+        commit = getattr(args, f"{kernel.key}_commit")
+        definitions += [
+            (kernel.variable, str(tree or "")),
+            (kernel.variable.replace("_DIR", "_COMMIT"), commit),
+        ]
+    cmsis_trees = (getattr(args, t.key) for t in bench_anchors.CMSIS_TREES)
+    if (args.cmsis or any(t is not None for t in cmsis_trees)) and target.port != "cortex-m":
+        raise TacetError(
+            f"--target {target.name}: Thread-Metric through CMSIS-RTOS2 (--cmsis, --rtx, "
+            "--cmsis-freertos, --cmsis6) is compared on Cortex-M: qemu-m3 or qemu-m4",
+            status=2,
+        )
+    return given, definitions
+
+
 def handle_anchors(args: argparse.Namespace) -> int:
     if not 1 <= args.seconds <= 3600:
         raise TacetError(f"--seconds {args.seconds}: must be 1 to 3600", status=2)
@@ -259,30 +353,22 @@ def handle_anchors(args: argparse.Namespace) -> int:
             setattr(args, name, None)
     setup = resolve_setup(args)
     target = setup.target
-    if target.port != "cortex-m" or not target.emulated:
+    if target.port not in ("cortex-m", bench_anchors.RISCV_PORT) or not target.emulated:
         raise TacetError(
-            f"--target {target.name}: the anchors are compared under QEMU: qemu-m3 or qemu-m4",
+            f"--target {target.name}: the anchors are compared under QEMU: qemu-m3, qemu-m4, "
+            "qemu-rv32 or qemu-rv32f",
             status=2,
         )
+    if target.no_benchmarks is not None:
+        raise TacetError(f"--target {target.name}: {target.no_benchmarks}", status=2)
     require_tool(target.qemu, f"target {target.name}")
-    given: dict[str, Path] = {}
-    definitions = []
-    for kernel in bench_anchors.KERNELS:
-        tree = getattr(args, kernel.key)
-        if tree is not None:
-            tree = (setup.cwd / tree).resolve()
-            if not tree.is_dir():
-                raise TacetError(f"{kernel.option} {tree}: no such directory", status=2)
-            given[kernel.key] = tree
-        commit = getattr(args, f"{kernel.key}_commit")
-        definitions += [
-            (kernel.variable, str(tree or "")),
-            (kernel.variable.replace("_DIR", "_COMMIT"), commit),
-        ]
+    given, definitions = _anchor_trees(args, setup.cwd, target)
+    cmsis_trees, cmsis_definitions = _cmsis_trees(args, setup.cwd, given)
+    definitions += cmsis_definitions
     target = dataclasses.replace(
         target, extra_definitions=(*target.extra_definitions, *definitions)
     )
-    builds = bench_anchors.plan(list(given))
+    builds = bench_anchors.plan(list(given)) + _cmsis_builds(args, cmsis_trees)
     with _progress() as progress:
         task = progress.add_task(f"{target.name}: configure", total=2 * len(builds) + 1)
         cmake.configure(target, setup.repo, setup.build_dir, output="on-failure")
@@ -297,6 +383,7 @@ def handle_anchors(args: argparse.Namespace) -> int:
             target, cmake.executables(setup.build_dir), builds, args.seconds, jobs=args.jobs,
             progress=lambda _b: progress.advance(task),
         )  # fmt: skip
+    native = _native_columns(columns)
     tools = metadata(setup, 0, False, str(args.seconds))
     meta = {
         "target": target.name,
@@ -307,20 +394,47 @@ def handle_anchors(args: argparse.Namespace) -> int:
         "compiler": tools["compiler"],
         "qemu": tools["qemu"],
         "seconds": args.seconds,
-        "kernels": {k: str(v) for k, v in given.items()},
+        "kernels": {k: str(v) for k, v in {**given, **cmsis_trees}.items()},
+        "icount_shift": target.icount_shift,
+        "unavailable": bench_anchors.unavailable(target.port),
     }
     command = " ".join(
         [f"tacet bench anchors --target {target.name}"]
         + [f"{k.option} {args.__dict__[k.key]}" for k in bench_anchors.KERNELS if k.key in given]
         + ([f"--seconds {args.seconds}"] if args.seconds != bench_anchors.DEFAULT_SECONDS else [])
+        + _cmsis_command(args, cmsis_trees)
     )
-    report = bench_anchors.markdown(columns, meta, command)
+    report = bench_anchors.markdown(native, meta, command)
+    report += bench_anchors.cmsis_markdown(columns, meta["kernels"])
     print(report, end="")
     if args.out is not None:
         out = (setup.cwd / args.out).resolve()
         out.mkdir(parents=True, exist_ok=True)
         (out / "anchors.md").write_text(report, encoding="utf-8")
         doc = bench_anchors.document(columns, meta)
+        doc["cmsis_goals"] = bench_anchors.cmsis_document(columns)
         (out / "anchors.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
         print(f"tacet: wrote {out / 'anchors.md'}, {out / 'anchors.json'}", file=sys.stderr)
     return 0
+
+
+def _cmsis_builds(args: argparse.Namespace, trees: dict[str, Path]) -> list[bench_anchors.Build]:
+    """The CMSIS builds: asked for by --cmsis or by a CMSIS kernel's tree."""
+    if args.cmsis or "rtx" in trees or "cmsis_freertos" in trees:
+        return bench_anchors.cmsis_plan(list(trees))
+    return []
+
+
+def _native_columns(columns: list[bench_anchors.Column]) -> list[bench_anchors.Column]:
+    """The columns of the native table, once the CMSIS ones on Tacet are known to have passed
+    their checks."""
+    bench_anchors.check_cmsis_failures(columns)
+    return [c for c in columns if c.build.key not in bench_anchors.CMSIS_BUILD]
+
+
+def _cmsis_command(args: argparse.Namespace, trees: dict[str, Path]) -> list[str]:
+    """The CMSIS options of the command line the report shows."""
+    words = [
+        f"{t.option} {getattr(args, t.key)}" for t in bench_anchors.CMSIS_TREES if t.key in trees
+    ]
+    return ["--cmsis"] if args.cmsis and not words else words

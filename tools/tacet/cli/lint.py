@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
-"""``tacet lint``: cppcheck on kernel/ and ports/ in every kernel configuration the builds use
-(tacet.project.lint)."""
+"""``tacet lint``: cppcheck on kernel/, ports/ and compat/ in every kernel configuration the
+builds use (tacet.project.lint)."""
 
 import argparse
 from pathlib import Path
@@ -13,9 +13,9 @@ from tacet.project.lint import CONFIGURATIONS, cppcheck_command, find_cppcheck, 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "lint",
-        help="cppcheck on kernel/ and ports/ in every kernel configuration",
-        description="cppcheck on kernel/ and ports/, in every kernel configuration the builds "
-        "use; fails on a finding without a suppression (with its reason) next to it.",
+        help="cppcheck on kernel/, ports/ and compat/ in every kernel configuration",
+        description="cppcheck on kernel/, ports/ and compat/, in every kernel configuration the "
+        "builds use; fails on a finding without a suppression (with its reason) next to it.",
     )
     parser.add_argument("--repo", type=Path, default=None, help="the Tacet source tree")
     parser.add_argument("--cppcheck", default=None, help="the cppcheck program (default: PATH)")

@@ -14,6 +14,8 @@ from tacet.core.targets import (
     target_for_board,
 )
 from tacet.project.new import (
+    APIS,
+    DEFAULT_API,
     LOCAL_FILE,
     check_directory,
     check_prefix,
@@ -33,11 +35,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "names), CMakeLists.txt (the code generated from app.yaml, tacet_add_app), "
         "cmake/tacet_import.cmake (finds Tacet: TACET_DIR, find_package or FetchContent), "
         "CMakePresets.json (sim, qemu-m3, qemu-m4, and the board's), README.md, .gitignore, "
-        "and tacet-local.cmake, this machine's Tacet (not committed). Then, in DIR: "
+        "and tacet-local.cmake, this machine's Tacet (not committed); with --api "
+        "cmsis-rtos2, a main.c on CMSIS-RTOS2 alone and no app.yaml. Then, in DIR: "
         "tacet run --target TARGET, or cmake --preset TARGET && cmake --build --preset "
         "TARGET --target run.",
     )
     parser.add_argument("dir", metavar="DIR", type=Path, help="the project's directory")
+    parser.add_argument(
+        "--api",
+        choices=list(APIS),
+        default=DEFAULT_API,
+        help="what main.c is written against: tacet, Tacet's API with app.yaml and the code "
+        "generated from it (the default); cmsis-rtos2, CMSIS-RTOS2 alone (cmsis_os2.h, linked "
+        "with tacet::cmsis_os2, no app.yaml)",
+    )
     parser.add_argument(
         "--target",
         choices=list(TARGETS),
@@ -101,7 +112,7 @@ def handle(args: argparse.Namespace) -> int:
         if repo is not None:
             local = (repo, "the Tacet source tree it was made from")
     directory.mkdir(parents=True, exist_ok=True)
-    for path in write_project(directory, name, target, board, local):
+    for path in write_project(directory, name, target, board, local, api=args.api):
         print(f"wrote {path}")
     if note is not None:
         print(f"tacet new: {note}")

@@ -6,7 +6,8 @@ A target fixes the kernel port, the CMake options and toolchain, the build direc
 is built for a board (ports/cortex-m/boards/<name>, TACET_CM_BOARD): by default the MPS2 that
 QEMU models, which is what makes it runnable; another board changes the memory map, the
 console and the clocks, and may have no emulator at all. The RISC-V targets run on QEMU's
-virt machine (ports/riscv/boards/virt).
+virt machine (ports/riscv/boards/virt), qemu-fe310 on its sifive_e, the SiFive FE310
+(ports/riscv/boards/fe310).
 """
 
 from collections.abc import Mapping
@@ -56,6 +57,8 @@ class Target:
     fpu: bool = False  # the CPU has an FPU: the port's larger minimum stack (TC_PORT_STACK_MIN)
     qemu_options: tuple[str, ...] = ()  # more of the board's options, e.g. no firmware
     run_timeout: float | None = None  # seconds; None: the program may run as long as it likes
+    # Why the benchmark programs (tacet bench) do not fit the target's RAM; None: they do.
+    no_benchmarks: str | None = None
 
     @property
     def emulated(self) -> bool:
@@ -117,6 +120,31 @@ def _riscv_target(name: str, summary: str, fpu: bool) -> Target:
     )
 
 
+def _fe310_target() -> Target:
+    """The RISC-V port on the SiFive FE310 (ports/riscv/boards/fe310/board.cmake): QEMU's
+    sifive_e as the HiFive1 Rev B (revb=true: the program in flash at 0x20010000), its E31 core
+    (RV32IMAC), 16 KB of RAM; one instruction per nanosecond, as on virt."""
+    return Target(
+        name="qemu-fe310",
+        summary="RISC-V RV32IMAC on the SiFive FE310 (16 KB of RAM) under QEMU (sifive_e)",
+        port="riscv",
+        definitions=(
+            ("TACET_PORT", "riscv"),
+            ("TACET_CPU", "rv32imac"),
+            ("TACET_RV_BOARD", "fe310"),
+        ),
+        toolchain_file="cmake/riscv32-unknown-elf.cmake",
+        compiler=RISCV_GCC,
+        qemu_machine="sifive_e,revb=true",
+        qemu_cpu="sifive-e31",
+        qemu=QEMU_RISCV32,
+        icount_shift=0,
+        run_timeout=120.0,
+        no_benchmarks="the FE310's 16 KB of RAM holds none of the benchmark programs "
+        "(ports/riscv/boards/fe310/board.cmake, TACET_BOARD_UNFIT)",
+    )
+
+
 TARGETS: Mapping[str, Target] = MappingProxyType(
     {
         "sim": Target(
@@ -154,6 +182,7 @@ TARGETS: Mapping[str, Target] = MappingProxyType(
             "RISC-V RV32IMAFC (single-precision FPU, lazy FP context) under QEMU (virt)",
             fpu=True,
         ),
+        "qemu-fe310": _fe310_target(),
     }
 )
 

@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: MIT
-"""``tacet lint``: cppcheck on kernel/ and ports/, in every kernel configuration the builds use.
+"""``tacet lint``: cppcheck on kernel/, ports/ and compat/, in every kernel configuration the
+builds use.
 
-Each configuration is one cppcheck run over the kernel and one port's C sources with that
-configuration's definitions. Given -D, cppcheck checks that configuration alone rather than
-the combinations of #if it would guess, so the runs are the configurations that are built and
-tested, and the result is the same on every run. A finding fails the command unless an inline
+Each configuration is one cppcheck run over the kernel, one port's C sources and the layers
+built on that configuration's kernel (compat/cmsis-rtos2) with that configuration's
+definitions. Given -D, cppcheck checks that configuration alone rather than the combinations
+of #if it would guess, so the runs are the configurations that are built and tested, and the
+result is the same on every run. A finding fails the command unless an inline
 suppression with its reason sits on the line before it (or at the end of its line), in
 cppcheck's own syntax::
 
@@ -37,13 +39,13 @@ IGNORED_IDS = frozenset({"missingIncludeSystem"})
 # An inline suppression, and its reason after the ';' (up to the end of the comment).
 SUPPRESSION = re.compile(r"cppcheck-suppress\s+(\w+)(?:\s*;\s*([^*]*[^*\s]))?")
 # Where the suppressions may be, and the sources the analysis covers.
-ROOTS = ("kernel", "include", "ports")
+ROOTS = ("kernel", "include", "ports", "compat")
 
 
 @dataclass(frozen=True)
 class Port:
-    """A port's part of a cppcheck run: its C sources (globs) and include directories,
-    relative to the repository."""
+    """A port's part of a cppcheck run, or a layer's on the kernel: its C sources (globs) and
+    include directories, relative to the repository."""
 
     name: str
     sources: tuple[str, ...]
@@ -68,6 +70,15 @@ RISCV = Port(
     includes=("include", "kernel", "ports/riscv/include", "ports/riscv/boards/virt/include"),
 )
 
+# CMSIS-RTOS2 on Tacet (docs/cmsis-rtos2.md): built and tested on the default kernel of each
+# port and on the tests' kernels without checks and with the trace; it needs 64 priorities or
+# more, so not in the 32-priority configurations.
+CMSIS_OS2 = Port(
+    "cmsis-rtos2",
+    sources=("compat/cmsis-rtos2/src/*.c",),
+    includes=("compat/cmsis-rtos2/include",),
+)
+
 # The porting guide's real chip (docs/porting.md): only its own code, the rest is the
 # cortex-m port's above.
 STM32F407 = Port(
@@ -76,15 +87,28 @@ STM32F407 = Port(
     includes=("include", "ports/cortex-m/include", "ports/cortex-m/boards/stm32f407/include"),
 )
 
+# The RISC-V port's second board, the SiFive FE310 (ports/riscv/boards/fe310): its own code and
+# the port's, whose tick carries a fraction there (the tests' 300 Hz on QEMU's 10 MHz mtime).
+FE310 = Port(
+    "riscv",
+    sources=("ports/riscv/riscv.c", "ports/riscv/boards/fe310/*.c"),
+    includes=("include", "kernel", "ports/riscv/include", "ports/riscv/boards/fe310/include"),
+)
+
 
 @dataclass(frozen=True)
 class Configuration:
-    """One cppcheck run: a port and the definitions of one kernel build, the compiler's own
-    predefined macros included (cppcheck does not know them)."""
+    """One cppcheck run: a port, the definitions of one kernel build, the compiler's own
+    predefined macros included (cppcheck does not know them), and the layers built on it."""
 
     name: str
     port: Port
     defines: tuple[str, ...]
+    layers: tuple[Port, ...] = ()
+
+    @property
+    def parts(self) -> tuple[Port, ...]:
+        return (self.port, *self.layers)
 
 
 # The configurations of the Makefile's TEST_BUILDS, their tests and benchmarks (see
@@ -97,34 +121,37 @@ LEAN = ("TC_CHECKS=0", "TC_STATS=0", "TC_STACK_CHECK=0", "TC_PRIORITIES=32")
 RV32 = ("__riscv", "__riscv_xlen=32")
 RV32F = (*RV32, "__riscv_flen=32")
 CONFIGURATIONS: tuple[Configuration, ...] = (
-    Configuration("sim", SIM, ("__x86_64__",)),
+    Configuration("sim", SIM, ("__x86_64__",), (CMSIS_OS2,)),
     Configuration("sim-prio32", SIM, ("__x86_64__", "TC_PRIORITIES=32")),
     # The 64-priority build of the scaling benchmark (bench/rhealstone/scaling.c).
     Configuration("sim-prio64", SIM, ("__x86_64__", "TC_PRIORITIES=64")),
     Configuration("sim-prio1024", SIM, ("__x86_64__", "TC_PRIORITIES=1024")),
-    Configuration("sim-nochecks", SIM, ("__x86_64__", "TC_CHECKS=0")),
+    Configuration("sim-nochecks", SIM, ("__x86_64__", "TC_CHECKS=0"), (CMSIS_OS2,)),
     Configuration("sim-ucontext", SIM, ("__x86_64__", "TC_SIM_UCONTEXT=1")),
-    Configuration("sim-asan", SIM, ("__x86_64__", "__SANITIZE_ADDRESS__")),
-    Configuration("sim-aarch64", SIM, ("__aarch64__",)),
-    Configuration("cortex-m3", CORTEX_M, (*CM3, *OS)),
+    Configuration("sim-asan", SIM, ("__x86_64__", "__SANITIZE_ADDRESS__"), (CMSIS_OS2,)),
+    Configuration("sim-aarch64", SIM, ("__aarch64__",), (CMSIS_OS2,)),
+    Configuration("cortex-m3", CORTEX_M, (*CM3, *OS), (CMSIS_OS2,)),
+    # The layer's tests on the kernel without checks (the kernel's own are in the lean one).
+    Configuration("cortex-m3-nochecks", CORTEX_M, (*CM3, *OS, "TC_CHECKS=0"), (CMSIS_OS2,)),
     Configuration("cortex-m3-irqoff", CORTEX_M, (*CM3, *OS, "TC_IRQ_OFF_MEASURE=1")),
     Configuration("cortex-m3-lean", CORTEX_M, (*CM3, *OS, *LEAN)),
     Configuration("cortex-m3-bench", CORTEX_M, (*CM3, "TC_CM_IDLE_WFI=0", "TC_PRIORITIES=1024")),
-    Configuration("cortex-m4f", CORTEX_M, (*CM4F, *OS, "TC_CM_TICKLESS=0")),
+    Configuration("cortex-m4f", CORTEX_M, (*CM4F, *OS, "TC_CM_TICKLESS=0"), (CMSIS_OS2,)),
     # The MPU stack guard (docs/stack-guard.md), on both cores: the M4F's guard differs.
     Configuration("cortex-m3-mpuguard", CORTEX_M, (*CM3, *OS, "TC_MPU_STACK_GUARD=1")),
     Configuration("cortex-m4f-mpuguard", CORTEX_M, (*CM4F, *OS, "TC_MPU_STACK_GUARD=1")),
     # The event trace compiled in (docs/trace.md), on both ports.
-    Configuration("sim-trace", SIM, ("__x86_64__", "TC_TRACE=1")),
+    Configuration("sim-trace", SIM, ("__x86_64__", "TC_TRACE=1"), (CMSIS_OS2,)),
     Configuration("sim-power", SIM, ("__x86_64__", "TC_POWER=1")),
     # The simulation engine's kernel (simulator/CMakeLists.txt).
     Configuration("sim-engine", SIM, ("__x86_64__", "TC_STACK_CHECK=0", "TC_PRIORITIES=1024")),
-    Configuration("cortex-m3-trace", CORTEX_M, (*CM3, "TC_TRACE=1")),
+    Configuration("cortex-m3-trace", CORTEX_M, (*CM3, "TC_TRACE=1"), (CMSIS_OS2,)),
     # Both: the energy snapshot of a trace (kernel/power.c, test_energy_trace).
     Configuration("sim-powertrace", SIM, ("__x86_64__", "TC_POWER=1", "TC_TRACE=1")),
     Configuration("cortex-m3-powertrace", CORTEX_M, (*CM3, *OS, "TC_POWER=1", "TC_TRACE=1")),
     Configuration("cortex-m4f-stm32f407", STM32F407, (*CM4F, *OS)),
     Configuration("rv32imac", RISCV, (*RV32, *OS)),
+    Configuration("rv32imac-fe310", FE310, (*RV32, *OS, "TC_TICK_HZ=300u")),
     Configuration("rv32imac-irqoff", RISCV, (*RV32, *OS, "TC_IRQ_OFF_MEASURE=1")),
     Configuration("rv32imac-bench", RISCV, (*RV32, "TC_RV_IDLE_WFI=0", *LEAN)),
     Configuration("rv32imac-powertrace", RISCV, (*RV32, *OS, "TC_POWER=1", "TC_TRACE=1")),
@@ -215,7 +242,12 @@ def judge(
 
 def cppcheck_command(repo: Path, config: Configuration, cppcheck: str = "cppcheck") -> list[str]:
     sources = sorted(
-        {str(p.relative_to(repo)) for pattern in config.port.sources for p in repo.glob(pattern)}
+        {
+            str(p.relative_to(repo))
+            for part in config.parts
+            for pattern in part.sources
+            for p in repo.glob(pattern)
+        }
     )
     if not sources:
         raise TacetError(f"lint: no C sources for configuration {config.name} in {repo}")
@@ -224,7 +256,7 @@ def cppcheck_command(repo: Path, config: Configuration, cppcheck: str = "cppchec
         "--std=c11",
         f"--enable={ENABLE}",
         f"--template={TEMPLATE}",
-        *(f"-I{d}" for d in config.port.includes),
+        *(f"-I{d}" for part in config.parts for d in part.includes),
         *(f"-D{d}" for d in config.defines),
         *sources,
     ]

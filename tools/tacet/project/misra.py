@@ -11,6 +11,7 @@ are counted apart. docs/misra.md discusses the table this prints.
 
 import json
 import re
+import shutil
 import subprocess
 import tempfile
 from collections import Counter
@@ -70,6 +71,8 @@ RULES: dict[str, tuple[str, str]] = {
     "18.4": ("advisory", "pointer arithmetic with +, -, += or -="),
     "19.2": ("advisory", "a union"),
     "20.1": ("advisory", "an #include after code"),
+    "20.7": ("required", "a macro parameter not in parentheses where it expands"),
+    "20.10": ("advisory", "the # or ## operator"),
     "21.15": ("required", "memcpy/memcmp between pointers to different types"),
 }
 
@@ -142,3 +145,32 @@ def table(findings: Sequence[Finding]) -> list[str]:
     per_category = ", ".join(f"{c} {n}" for c, n in sorted(by_category.items()))
     lines.append(f"| all | | {len(counted)} | {len(by_rule)} rules; {per_category} |")
     return lines
+
+
+def addon_script(cppcheck: str) -> Path:
+    """The misra addon's script beside the cppcheck program (Debian: /usr/lib/<triplet>/...)."""
+    program = Path(shutil.which(cppcheck) or cppcheck).resolve()
+    prefix = program.parent.parent
+    candidates = [
+        program.parent / "addons" / "misra.py",
+        *sorted(prefix.glob("lib/*/cppcheck/addons/misra.py")),
+        prefix / "lib" / "cppcheck" / "addons" / "misra.py",
+        prefix / "share" / "cppcheck" / "addons" / "misra.py",
+    ]
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate
+    raise TacetError(f"misra: cannot find the misra addon (misra.py) of {program}")
+
+
+def checked_rules(cppcheck: str) -> tuple[set[str], set[str]]:
+    """The rules the addon checks itself (its misra_N_M functions) and those it takes from
+    cppcheck's own checks (its getCppcheckRules list), read from the addon's script, so that
+    the compliance summary follows the installed version."""
+    script = addon_script(cppcheck).read_text(encoding="utf-8")
+    own = {f"{a}.{b}" for a, b in re.findall(r"^\s*def misra_(\d+)_(\d+)\(", script, re.MULTILINE)}
+    listed = re.search(r"def getCppcheckRules\(\):(.*?)\]", script, re.DOTALL)
+    from_cppcheck = set(re.findall(r"'(\d+\.\d+)'", listed.group(1))) if listed else set()
+    if not own:
+        raise TacetError(f"misra: no rule checks found in {addon_script(cppcheck)}")
+    return own, from_cppcheck - own

@@ -1,14 +1,16 @@
 # SPDX-License-Identifier: MIT
 """``tacet new``: write an application project that lives on its own, outside the Tacet tree.
 
-The project (templates/new/) is a CMake project of its own: app.yaml describes its threads,
-timers and objects; CMakeLists.txt builds main.c with the code generated from the description
-(tacet_add_app); main.c holds the functions the description names; CMakePresets.json has a
-preset per target (and per board). cmake/tacet_import.cmake finds Tacet -- TACET_DIR, else an
-installed package (find_package), else FetchContent -- so nothing committed names a path of
-one machine; the Tacet the project was made from is written as this machine's default into
-tacet-local.cmake, which .gitignore keeps out of git. ``tacet run`` and ``tacet build`` work
-from the project's directory. docs/using-tacet.md describes it.
+The project (templates/new/) is a CMake project of its own, written against one of two APIs
+(templates/new/<api>/: main.c, the lines of CMakeLists.txt that build it, the README's opening).
+Tacet's: app.yaml describes its threads, timers and objects; CMakeLists.txt builds main.c with
+the code generated from the description (tacet_add_app); main.c holds the functions the
+description names. CMSIS-RTOS2's: main.c calls cmsis_os2.h alone and links tacet::cmsis_os2.
+CMakePresets.json has a preset per target (and per board). cmake/tacet_import.cmake finds
+Tacet -- TACET_DIR, else an installed package (find_package), else FetchContent -- so nothing
+committed names a path of one machine; the Tacet the project was made from is written as this
+machine's default into tacet-local.cmake, which .gitignore keeps out of git. ``tacet run`` and
+``tacet build`` work from the project's directory. docs/using-tacet.md describes it.
 """
 
 import json
@@ -28,15 +30,22 @@ from tacet.core.targets import (
 )
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "new"
-# Template file -> the file written into the project.
+# Template file -> the file written into the project, whatever the API.
 TEMPLATE_FILES = {
     "CMakeLists.txt": "CMakeLists.txt",
     "cmake/tacet_import.cmake": "cmake/tacet_import.cmake",
-    "main.c": "main.c",
-    "app.yaml": "app.yaml",
     "README.md": "README.md",
     "gitignore": ".gitignore",
 }
+# The APIs a program may be written against (--api): what CMakeLists.txt calls the program
+# (@ABOUT@) and the files of its subdirectory of TEMPLATES written into the project; that
+# subdirectory also has the lines of CMakeLists.txt that build it (program.cmake, at
+# @PROGRAM@) and the README's opening (intro.md, at @INTRO@).
+APIS = {"tacet": "a Tacet application", "cmsis-rtos2": "a CMSIS-RTOS2 application on Tacet"}
+API_FILES = {"tacet": ("main.c", "app.yaml"), "cmsis-rtos2": ("main.c",)}
+DEFAULT_API = "tacet"
+# A fragment's first line is its licence comment (the file it goes into has its own).
+FRAGMENTS = {"@PROGRAM@": "program.cmake", "@INTRO@": "intro.md"}
 LOCAL_FILE = "tacet-local.cmake"
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 # Names CMake or Ninja already give a target, and the project's own `run`.
@@ -232,18 +241,31 @@ def commands(target: Target, board: Board | None) -> tuple[str, str, str]:
     return tacet, cmake, run
 
 
+def fragment(api: str, file: str) -> str:
+    """A fragment of an API's templates, without its first line (FRAGMENTS)."""
+    return (TEMPLATES / api / file).read_text(encoding="utf-8").split("\n", 1)[1]
+
+
 def write_project(
     directory: Path,
     name: str,
     target: Target,
     board: Board | None,
     local: tuple[Path, str] | None,
+    *,
+    api: str = DEFAULT_API,
 ) -> list[Path]:
-    """Write the project's files; return their paths."""
+    """Write the project's files, its program written against ``api`` (of APIS); return
+    their paths."""
+    if api not in APIS:
+        raise TacetError(f"--api {api}: one of {', '.join(APIS)}")
     others = [t for t in TARGETS if t != target.name]
     tacet_commands, cmake_commands, _ = commands(target, board)
     preset_names = [*TARGETS, *([board.name] if board is not None else [])]
     values = {
+        **{key: fragment(api, file) for key, file in FRAGMENTS.items()},
+        "@ABOUT@": APIS[api],
+        "@API_OPTION@": "" if api == DEFAULT_API else f" --api {api}",
         "@NAME@": name,
         "@VERSION@": ".".join(__version__.split(".")[:2]),
         "@FULL_VERSION@": __version__,
@@ -256,7 +278,8 @@ def write_project(
         "@LOCAL@": "nothing (--no-local: there is none)" if local is None else local[1],
     }
     written = []
-    for template, target_file in TEMPLATE_FILES.items():
+    files = {**TEMPLATE_FILES, **{f"{api}/{file}": file for file in API_FILES[api]}}
+    for template, target_file in files.items():
         text = (TEMPLATES / template).read_text(encoding="utf-8")
         for key, value in values.items():
             text = text.replace(key, value)

@@ -47,6 +47,16 @@
 #include "tacet_board.h"
 #include "tacet_cm_handlers.h" /* void TIMER1_Handler(void); ... */
 
+/* The processor clock in Hz, CMSIS-Core's variable: the clock SysTick counts. The port reads
+ * it when the kernel starts (tc_kernel_start()) and programs the tick -- its period and the
+ * tickless idle's longest sleep -- from it: SystemCoreClock / TC_TICK_HZ cycles, to the
+ * nearest cycle (a clock TC_TICK_HZ does not divide makes each tick that fraction of a cycle
+ * off), at most 2^24 (SysTick's counter) or the start panics. The port's definition is weak,
+ * TC_BOARD_CPU_HZ: a vendor's system_<device>.c defines its own, and its SystemInit() or
+ * SystemCoreClockUpdate() sets it before the kernel starts. A change made after the start
+ * takes effect at the next start. tc_cycles() is the board's timer, not this clock. */
+extern uint32_t SystemCoreClock;
+
 /* End the run: tc_kernel_start() returns `exit_code` in the startup context. SysTick stops.
  * From a thread (interrupts unmasked): does not return. From an interrupt handler: the run
  * ends when the handler returns. Context: any kernel context; from a handler above the

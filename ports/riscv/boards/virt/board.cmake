@@ -5,6 +5,7 @@ if(NOT TACET_CPU MATCHES "^rv32ima(f)?c$")
   message(FATAL_ERROR "TACET_CPU=${TACET_CPU}: expected rv32imac or rv32imafc")
 endif()
 set(TACET_RV_LINKER_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/virt.ld)
+set(TACET_RV_CODE_PREFIX 8) # code addresses: RAM at 0x80000000 (riscv_fault's report)
 
 # QEMU's CPU: the generic rv32 with exactly the extensions of TACET_CPU (QEMU's default rv32
 # has F and D, which an rv32imac program would not notice, but a test of the FP configuration

@@ -4,6 +4,7 @@
  * in machine mode. The devices the port uses, from QEMU's memory map of the machine:
  *
  *   0x00100000  the test device          (unused: the exit status goes through semihosting)
+ *   0x00101000  Goldfish RTC             PLIC source 11: an alarm (tests, examples)
  *   0x02000000  CLINT                    msip (the machine software interrupt), mtimecmp,
  *                                        mtime at 10 MHz: the tick
  *   0x0C000000  PLIC                     device interrupts (machine external interrupt)
@@ -34,6 +35,8 @@
 #define TC_BOARD_UART       0x10000000u
 #define TC_BOARD_PLIC_SOURCES 96u       /* sources 1 .. 95 (virt's VIRT_IRQCHIP_NUM_SOURCES) */
 #define TC_BOARD_UART_IRQ   10u
+#define TC_BOARD_RTC        0x00101000u /* Goldfish RTC: nanoseconds, an alarm interrupt */
+#define TC_BOARD_RTC_IRQ    11u
 
 /* A run on this board is a program with an end: when no thread is ready and no timeout is
  * pending, tc_kernel_start() returns 0 (the sim port's rule, as on mps2). An application whose
