@@ -372,8 +372,8 @@ static inline void tc__unlock_quiet(unsigned s) { TC_PORT_IRQ_RESTORE_QUIET(s); 
 /* Branch hints whose value is essentially Boolean (MISRA C:2012 rule 14.4): __builtin_expect
  * returns a long, so the hint is compared with 0 rather than used as the condition itself.
  * The compiler folds both forms to the same code. */
-#define TC_LIKELY(c) (__builtin_expect((c), 1) != 0)
-#define TC_UNLIKELY(c) (__builtin_expect((c), 0) != 0)
+#define TC_LIKELY(c) (__builtin_expect((c), 1) != 0L)
+#define TC_UNLIKELY(c) (__builtin_expect((c), 0) != 0L)
 
 /* ---- calling context -------------------------------------------------------------------- */
 
