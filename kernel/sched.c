@@ -81,8 +81,9 @@ void tc__list_insert(tc_list *l, tc_node *pos, tc_node *n)
   pos->prev = n;
 }
 
+/* A node alone in its list is the list's head (the second precondition). */
 /*@ requires list_ok(l) && l->head != \null && in_list(l, n);
-    requires n->next == n ==> l->head == n; // alone, it is the head
+    requires n->next == n ==> l->head == n;
     assigns l->head, n->next, n->prev, n->prev->next, n->next->prev;
     ensures n->next == \null && n->prev == \null;
     ensures head_linked: list_ok(l);
