@@ -205,7 +205,7 @@ typedef struct {
   uint16_t name;  /* offset of the name pointer */
 } existing_kind;
 
-#define KIND(field, t, T) {offsetof(tc_kernel, field), t, offsetof(T, created_node), offsetof(T, name)}
+#define KIND(field, t, type) {offsetof(tc_kernel, field), t, offsetof(type, created_node), offsetof(type, name)}
 static const existing_kind kinds[] = {
     {offsetof(tc_kernel, threads), TC_TRACE_OBJ_THREAD, offsetof(tc_thread, created_node), offsetof(tc_thread, name)},
     {offsetof(tc_kernel, hisrs), TC_TRACE_OBJ_HISR, offsetof(tc_hisr, created_node), offsetof(tc_hisr, ctx.name)},

@@ -20,7 +20,10 @@ from tacet.project.misra import (
     rule_of,
     table,
 )
+from tacet.project.misra_names import RULE as NAMES_RULE
+from tacet.project.misra_names import findings as name_findings
 from tacet.project.misra_record import (
+    HEADERS,
     RECORD,
     judge,
     load,
@@ -66,8 +69,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def handle(args: argparse.Namespace) -> int:
     repo = find_repo(Path.cwd(), args.repo)
     for rule in args.rule:
-        if not re.fullmatch(r"\d+\.\d+", rule):
-            raise TacetError(f"--rule {rule}: expected a rule number such as 15.5")
+        if not re.fullmatch(r"(?:Dir )?\d+\.\d+", rule):
+            raise TacetError(f"--rule {rule}: expected a guideline such as 15.5 or 'Dir 4.5'")
     record_path = args.record if args.record is not None else repo / RECORD
     try:
         record = load(record_path, str(args.record) if args.record is not None else RECORD)
@@ -86,7 +89,10 @@ def handle(args: argparse.Namespace) -> int:
         text = lines[finding.file]
         return text[finding.line - 1] if 0 < finding.line <= len(text) else ""
 
-    verdict = judge(record, [(f, rule_of(f)) for f in counted], source_line, repo)
+    # Dir 4.5 has no checker: tacet misra finds typographically ambiguous names itself.
+    names = name_findings(repo, [SOURCES], HEADERS)
+    judged = [(f, rule_of(f)) for f in counted] + [(f, NAMES_RULE) for f in names]
+    verdict = judge(record, judged, source_line, repo)
     rows = summary(record, verdict, own, from_cppcheck)
     print(
         f"MISRA C:2012, {cppcheck_version(cppcheck)} misra addon, on {SOURCES} "
@@ -102,7 +108,8 @@ def handle(args: argparse.Namespace) -> int:
     )
     covered = Counter(j.by for j in verdict.judged)
     shown = ", ".join(f"{by} {n}" for by, n in sorted(covered.items()) if by)
-    print(f"\nAgainst {RECORD}: {len(counted)} findings; covered: {shown or 'none'}.")
+    print(f"Dir 4.5 (tacet misra): {len(names)} groups of typographically ambiguous names.")
+    print(f"\nAgainst {RECORD}: {len(judged)} findings; covered: {shown or 'none'}.")
     print(summary_counts(rows) + ".")
     enforced = Counter(r.enforcement for r in rows)
     print("Enforcement: " + ", ".join(f"{n} {how}" for how, n in enforced.most_common()) + ".")

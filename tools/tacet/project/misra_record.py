@@ -326,6 +326,6 @@ def summary_table(rows: Sequence[Row]) -> list[str]:
 
 def summary_counts(rows: Sequence[Row]) -> str:
     counts = Counter(r.compliance.split(" (")[0] for r in rows)
-    order = ("compliant", "deviations", "disapplied", "not assessed", "violations")
+    order = ("compliant", "deviations", "disapplied", "violations")
     parts = [f"{counts[c]} {c}" for c in order if counts[c]]
     return f"{len(rows)} guidelines: " + ", ".join(parts)
