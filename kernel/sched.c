@@ -123,11 +123,22 @@ extern inline bool tc__in_thread(void);
 
 /* ---- ready set ---------------------------------------------------------------------------- */
 
+/*@ requires \valid_read(map + (0 .. TC_MAP_WORDS - 1));
+    requires TC_MAP_WORDS > 1 ? group != 0 && \forall integer w; 0 <= w < 32 ==>
+               (top_bit(group, w) <==> (w < TC_MAP_WORDS && map[w] != 0)) : map[0] != 0;
+    assigns \nothing;
+    ensures \result < TC_PRIORITIES && top_bit(map[\result / 32], \result % 32);
+    ensures \forall integer q; 0 <= q < \result ==> !top_bit(map[q / 32], q % 32);
+*/
 static inline unsigned map_first(uint32_t group, const uint32_t *map) { return tc__map_first(group, map); }
 
-static inline tc_thread *ready_head(unsigned p) { return TC_THREAD_OF(tc__k.ready[p].head); }
+/*@ requires p < TC_PRIORITIES;
+    assigns \nothing;
+    ensures \result == thread_of(tc__k.ready[p].head);
+*/
+static inline tc_thread *ready_head(unsigned p) { return tc__thread_of(tc__k.ready[p].head); }
 
-#define PREEMPTED_OF(n) TC_CONTAINER_OF(n, tc_thread, preempt_node)
+#define PREEMPTED_OF(n) tc__preempted_of(n)
 
 /* Enter a flagged thread in the preempted list, before every entry whose threshold is not
  * stricter: among equal thresholds the most recently preempted comes first. */
@@ -139,7 +150,7 @@ static void preempted_add(tc_thread *t)
   tc__list_insert(l, pos, &t->preempt_node);
 }
 
-static inline bool flagged(const tc_node *n) { return (TC_CONST_THREAD_OF(n)->flags & TC_TF_PREEMPTED) != 0; }
+static inline bool flagged(const tc_node *n) { return (tc__const_thread_of(n)->flags & TC_TF_PREEMPTED) != 0; }
 
 void tc__ready_insert(tc_thread *t, bool at_front)
 {
@@ -228,10 +239,19 @@ void tc__displace(tc_thread *t)
  * the thread itself if nothing of its priority or above is ready. Only when it has left the
  * ready set (blocked, suspended, ended) do the preempted threads compete again, the innermost
  * one with its threshold. */
+/*@ requires ready_ok && choice_ok;
+    assigns \nothing;
+    ensures rule: chooses(\result, keep_running);
+    ensures ready: \result != \null ==> thread_ok(\result) && is_ready(\result);
+*/
 static tc_thread *choose_thread(bool keep_running)
 {
   if (!tc__sched_any_ready()) return NULL;
   unsigned h = map_first(tc__k.ready_group, tc__k.ready_map);
+  //@ assert highest: highest_ready(h);
+  //@ assert any_ready;
+  //@ assert only: \forall integer g; highest_ready(g) ==> g == h;
+  //@ assert head_ok(h);
   tc_thread *r = tc__k.chosen;
   if (r != NULL && r->state == TC_READY) return keep_running && h >= r->threshold ? r : ready_head(h);
   if (tc__k.preempted.head != NULL) {
@@ -241,6 +261,12 @@ static tc_thread *choose_thread(bool keep_running)
   return ready_head(h);
 }
 
+/*@ requires ready_ok && choice_ok;
+    assigns \nothing;
+    ensures hisr: tc__k.hisr_top != \null ==> \result == tc__k.hisr_top;
+    ensures rule: tc__k.hisr_top == \null ==> chooses(\result, keep_running);
+    ensures ready: tc__k.hisr_top == \null && \result != \null ==> thread_ok(\result) && is_ready(\result);
+*/
 tc_thread *tc__sched_choose(bool keep_running)
 {
   /* An activated HISR runs before any thread; hisr.c keeps the one to run. */
