@@ -332,6 +332,13 @@ static inline tc_thread *tc__preempted_of(tc_node *n) { return TC_CONTAINER_OF(n
       &preempt_of(tc__k.preempted.head)->preempt_node == tc__k.preempted.head &&
       thread_ok(preempt_of(tc__k.preempted.head)) && is_ready(preempt_of(tc__k.preempted.head)) &&
       (preempt_of(tc__k.preempted.head)->flags & TC_TF_PREEMPTED) != 0;
+  // t's preempted node may join the preempted list: outside the kernel's state, apart from
+  // the list's head.
+  predicate may_preempt{L}(tc_thread *t) = list_ok(&tc__k.preempted) && outside(&t->preempt_node) &&
+      (tc__k.preempted.head != \null ==> apart(&t->preempt_node, tc__k.preempted.head) &&
+         outside(tc__k.preempted.head));
+  // A node of list l outside the kernel's state: where an insertion into l may write.
+  predicate ring_node{L}(tc_list *l, tc_node *x) = in_list(l, x) && \separated(x, &tc__k);
   // What the choice needs to return a ready thread.
   predicate choice_ok{L} = (\forall integer p; 0 <= p < TC_PRIORITIES ==> head_ok(p)) &&
       chosen_ok && preempted_ok;

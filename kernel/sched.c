@@ -202,6 +202,23 @@ void tc__ready_rotate(tc_thread *t)
   }
 }
 
+/* Its contract, and tc__displace's, are not proved yet (their insertion walks the list): the
+ * proof of tc__sched_reschedule takes them as given (docs/proof.md). */
+/*@ requires thread_ok(t) && ready_ok && is_ready(t) && (t->flags & TC_TF_PREEMPTED) != 0;
+    assigns t->flags, t->ready_list->head, t->sched_node.next, t->sched_node.prev,
+            t->sched_node.next->prev, t->sched_node.prev->next,
+            { x->next | tc_node *x; ring_node(t->ready_list, x) },
+            { x->prev | tc_node *x; ring_node(t->ready_list, x) },
+            tc__k.ready_map[t->priority / 32], tc__k.ready_group,
+            tc__k.preempted.head, t->preempt_node.next, t->preempt_node.prev,
+            t->preempt_node.next->prev, t->preempt_node.prev->next,
+            { x->next | tc_node *x; ring_node(&tc__k.preempted, x) },
+            { x->prev | tc_node *x; ring_node(&tc__k.preempted, x) };
+    ensures ready_ok;
+    ensures unflagged: (t->flags & TC_TF_PREEMPTED) == 0;
+    ensures joined: t->ready_list->head != \null && in_list(t->ready_list, &t->sched_node);
+    ensures same: t->priority == \old(t->priority) && t->threshold == \old(t->threshold);
+*/
 void tc__ready_unflag(tc_thread *t)
 {
   tc_node *n = &t->sched_node;
@@ -219,6 +236,21 @@ void tc__ready_unflag(tc_thread *t)
 /* `t`, the chosen thread, loses the CPU while still ready. With its threshold in force it is
  * flagged so that it competes again with its threshold; either way it moves to the front of
  * its list (behind other flagged threads) so that it resumes before equal-priority threads. */
+/*@ requires thread_ok(t) && ready_ok && is_ready(t) && (t->flags & TC_TF_PREEMPTED) == 0;
+    requires t->threshold < t->priority ==> may_preempt(t);
+    assigns t->flags, t->ready_list->head, t->sched_node.next, t->sched_node.prev,
+            t->sched_node.next->prev, t->sched_node.prev->next,
+            { x->next | tc_node *x; ring_node(t->ready_list, x) },
+            { x->prev | tc_node *x; ring_node(t->ready_list, x) },
+            tc__k.ready_map[t->priority / 32], tc__k.ready_group,
+            tc__k.preempted.head, t->preempt_node.next, t->preempt_node.prev,
+            t->preempt_node.next->prev, t->preempt_node.prev->next,
+            { x->next | tc_node *x; ring_node(&tc__k.preempted, x) },
+            { x->prev | tc_node *x; ring_node(&tc__k.preempted, x) };
+    ensures ready_ok;
+    ensures flagged: (t->flags & TC_TF_PREEMPTED) != 0 <==> t->threshold < t->priority;
+    ensures joined: t->ready_list->head != \null && in_list(t->ready_list, &t->sched_node);
+*/
 void tc__displace(tc_thread *t)
 {
   if (t->ready_list->head != &t->sched_node) {
@@ -274,6 +306,16 @@ tc_thread *tc__sched_choose(bool keep_running)
   return choose_thread(keep_running);
 }
 
+/*@ requires ready_ok && choice_ok;
+    requires never_flagged: tc__k.chosen != \null ==> (tc__k.chosen->flags & TC_TF_PREEMPTED) == 0;
+    requires tc__k.chosen != \null && tc__k.chosen->state == TC_READY &&
+             tc__k.chosen->threshold < tc__k.chosen->priority ==> may_preempt(tc__k.chosen);
+    ensures ready: ready_ok;
+    ensures rule: \old(tc__k.started) ==> \let c = tc__k.chosen; \at(chooses(c, keep_running), Pre);
+    ensures unflagged: tc__k.chosen != \null ==> (tc__k.chosen->flags & TC_TF_PREEMPTED) == 0;
+    ensures next: \old(tc__k.started) ==>
+              tc__k.next == (tc__k.hisr_top != \null ? tc__k.hisr_top : tc__k.chosen);
+*/
 void tc__sched_reschedule(bool keep_running)
 {
   /* No decisions before the start: the threads made ready by then compete when it starts,
@@ -281,15 +323,18 @@ void tc__sched_reschedule(bool keep_running)
   if (!tc__k.started) return;
   tc_thread *old = tc__k.chosen;
   tc_thread *n = choose_thread(keep_running);
+  //@ assert chose: chooses(n, keep_running);
   if (n != old) {
     /* Preempted while still ready: its threshold was in force from the moment it was chosen,
      * whether or not the switch to it has happened yet (an interrupt handler or a locked
      * section may choose twice before any switch), as ThreadX's execute pointer. */
     if (keep_running && old != NULL && old->state == TC_READY) tc__displace(old);
+    //@ assert displaced: ready_ok;
     tc__k.chosen = n;
     /* A preempted thread is chosen only as the innermost one (or as the head of the highest
      * list, which it then is): its threshold is in force again. */
     if (n != NULL && (n->flags & TC_TF_PREEMPTED)) tc__ready_unflag(n);
+    //@ assert unflagged: n == tc__k.chosen && ready_ok && (n == \null || (n->flags & TC_TF_PREEMPTED) == 0);
   }
   /* An HISR runs above the threads without changing which of them holds the CPU. */
   tc__k.next = tc__k.hisr_top != NULL ? tc__k.hisr_top : n;

@@ -47,6 +47,7 @@ FUNCTIONS = (
     "ready_head",
     "choose_thread",
     "tc__sched_choose",
+    "tc__sched_reschedule",
 )
 
 # "[wp] [Z3 4.8.12] Goal typed_f_ensures : Valid (...)", "[wp] [Failed] Goal typed_f_assert"
