@@ -334,8 +334,11 @@ void tc__sched_reschedule(bool keep_running)
     /* A preempted thread is chosen only as the innermost one (or as the head of the highest
      * list, which it then is): its threshold is in force again. */
     if (n != NULL && (n->flags & TC_TF_PREEMPTED)) tc__ready_unflag(n);
-    //@ assert unflagged: n == tc__k.chosen && ready_ok && (n == \null || (n->flags & TC_TF_PREEMPTED) == 0);
+    //@ assert still_chosen: n == tc__k.chosen;
+    //@ assert still_ready: ready_ok;
+    //@ assert unflagged: n == \null || (n->flags & TC_TF_PREEMPTED) == 0;
   }
+  //@ assert ready_at_end: ready_ok;
   /* An HISR runs above the threads without changing which of them holds the CPU. */
   tc__k.next = tc__k.hisr_top != NULL ? tc__k.hisr_top : n;
 }
