@@ -201,7 +201,6 @@ extern tc_kernel tc__k;
   // Some list is ready, and h is the most urgent non-empty one.
   predicate highest_ready{L}(integer h) = 0 <= h < TC_PRIORITIES && tc__k.ready[h].head != \null &&
       \forall integer q; 0 <= q < h ==> tc__k.ready[q].head == \null;
-  lemma highest_unique{L}: \forall integer a, b; highest_ready(a) && highest_ready(b) ==> a == b;
   // The map's summary is not empty: the group (or the one map word) is not zero.
   predicate map_nonempty{L} = TC_MAP_WORDS > 1 ? tc__k.ready_group != 0 : tc__k.ready_map[0] != 0;
   predicate any_ready{L} = \exists integer p; 0 <= p < TC_PRIORITIES && tc__k.ready[p].head != \null;
