@@ -295,6 +295,70 @@ static inline void tc__list_push_front(tc_list *l, tc_node *n) { tc__list_insert
   ((const type *)((const char *)(ptr) - offsetof(type, member)))
 #define TC_CONST_THREAD_OF(node) TC_CONST_CONTAINER_OF(node, tc_thread, sched_node)
 
+/* The scheduler's casts from a node to its thread, as functions for its proof
+ * (docs/proof.md, "Under which assumptions"): WP's typed memory model does not follow a cast
+ * from a node to the structure around it, so it takes these contracts as given, as it takes
+ * __builtin_clz's. thread_of and preempt_of are the casts in the logic: each gives back the
+ * thread of its own node, and says nothing of a node of no thread. Inline, they compile to
+ * the cast alone. */
+/*@ axiomatic NodeToThread {
+      logic tc_thread *thread_of(tc_node *n);
+      logic tc_thread *preempt_of(tc_node *n);
+      axiom thread_of_node: \forall tc_thread *t; thread_of(&t->sched_node) == t;
+      axiom preempt_of_node: \forall tc_thread *t; preempt_of(&t->preempt_node) == t;
+    }
+*/
+/*@ assigns \nothing;
+    ensures \result == thread_of(n); */
+static inline tc_thread *tc__thread_of(tc_node *n) { return TC_THREAD_OF(n); }
+/*@ assigns \nothing;
+    ensures \result == thread_of((tc_node *)n); */
+static inline const tc_thread *tc__const_thread_of(const tc_node *n) { return TC_CONST_THREAD_OF(n); }
+/*@ assigns \nothing;
+    ensures \result == preempt_of(n); */
+static inline tc_thread *tc__preempted_of(tc_node *n) { return TC_CONTAINER_OF(n, tc_thread, preempt_node); }
+/*@
+  // The head of ready list p is a thread of priority p, ready in its list.
+  predicate head_ok{L}(integer p) = tc__k.ready[p].head != \null ==>
+      &thread_of(tc__k.ready[p].head)->sched_node == tc__k.ready[p].head &&
+      thread_ok(thread_of(tc__k.ready[p].head)) && thread_of(tc__k.ready[p].head)->priority == p &&
+      is_ready(thread_of(tc__k.ready[p].head));
+  // The chosen thread, if any, can be read; while its state is ready, it is in its list.
+  predicate chosen_ok{L} = tc__k.chosen != \null ==> \valid_read(tc__k.chosen) &&
+      (tc__k.chosen->state == TC_READY ==> thread_ok(tc__k.chosen) && is_ready(tc__k.chosen));
+  // The innermost preempted thread, if any, is a flagged thread ready in its list.
+  predicate preempted_ok{L} = tc__k.preempted.head != \null ==>
+      &preempt_of(tc__k.preempted.head)->preempt_node == tc__k.preempted.head &&
+      thread_ok(preempt_of(tc__k.preempted.head)) && is_ready(preempt_of(tc__k.preempted.head)) &&
+      (preempt_of(tc__k.preempted.head)->flags & TC_TF_PREEMPTED) != 0;
+  // t's preempted node may join the preempted list: outside the kernel's state, apart from
+  // the list's head.
+  predicate may_preempt{L}(tc_thread *t) = list_ok(&tc__k.preempted) && outside(&t->preempt_node) &&
+      (tc__k.preempted.head != \null ==> apart(&t->preempt_node, tc__k.preempted.head) &&
+         outside(tc__k.preempted.head));
+  // A node of list l outside the kernel's state: where an insertion into l may write.
+  predicate ring_node{L}(tc_list *l, tc_node *x) = in_list(l, x) && \separated(x, &tc__k);
+  // What the choice needs to return a ready thread.
+  predicate choice_ok{L} = (\forall integer p; 0 <= p < TC_PRIORITIES ==> head_ok(p)) &&
+      chosen_ok && preempted_ok;
+
+  // The scheduling rules (docs/kernel.md) as a relation: c is the thread they give the CPU
+  // to, HISRs aside; keep is false after a yield or the end of a time slice. None when no
+  // thread is ready. Else, with h the most urgent non-empty ready list: while the chosen
+  // thread r is ready, r if it keeps its turn and nothing is above its threshold, else the
+  // head of list h; when r is not ready, the innermost preempted thread if nothing is above
+  // its threshold, else the head of list h.
+  predicate chooses{L}(tc_thread *c, integer keep) =
+      (!any_ready ==> c == \null) &&
+      (any_ready ==> c != \null && \forall integer h; highest_ready(h) ==>
+         (tc__k.chosen != \null && tc__k.chosen->state == TC_READY ?
+            c == (keep != 0 && h >= tc__k.chosen->threshold ? tc__k.chosen :
+                  thread_of(tc__k.ready[h].head)) :
+          tc__k.preempted.head != \null && h >= preempt_of(tc__k.preempted.head)->threshold ?
+            c == preempt_of(tc__k.preempted.head) :
+            c == thread_of(tc__k.ready[h].head)));
+*/
+
 /* Bits of the ready map are numbered from the most significant end. With 32 priorities the
  * map is one word and the group is not kept (the constant condition compiles the group's code
  * away): one count-leading-zeros finds the highest ready priority. */

@@ -124,11 +124,22 @@ extern inline bool tc__in_thread(void);
 
 /* ---- ready set ---------------------------------------------------------------------------- */
 
+/*@ requires \valid_read(map + (0 .. TC_MAP_WORDS - 1));
+    requires TC_MAP_WORDS > 1 ? group != 0 && \forall integer w; 0 <= w < 32 ==>
+               (top_bit(group, w) <==> (w < TC_MAP_WORDS && map[w] != 0)) : map[0] != 0;
+    assigns \nothing;
+    ensures \result < TC_PRIORITIES && top_bit(map[\result / 32], \result % 32);
+    ensures \forall integer q; 0 <= q < \result ==> !top_bit(map[q / 32], q % 32);
+*/
 static inline unsigned map_first(uint32_t group, const uint32_t *map) { return tc__map_first(group, map); }
 
-static inline tc_thread *ready_head(unsigned p) { return TC_THREAD_OF(tc__k.ready[p].head); }
+/*@ requires p < TC_PRIORITIES;
+    assigns \nothing;
+    ensures \result == thread_of(tc__k.ready[p].head);
+*/
+static inline tc_thread *ready_head(unsigned p) { return tc__thread_of(tc__k.ready[p].head); }
 
-#define PREEMPTED_OF(n) TC_CONTAINER_OF(n, tc_thread, preempt_node)
+#define PREEMPTED_OF(n) tc__preempted_of(n)
 
 /* Enter a flagged thread in the preempted list, before every entry whose threshold is not
  * stricter: among equal thresholds the most recently preempted comes first. */
@@ -140,7 +151,7 @@ static void preempted_add(tc_thread *t)
   tc__list_insert(l, pos, &t->preempt_node);
 }
 
-static inline bool flagged(const tc_node *n) { return (TC_CONST_THREAD_OF(n)->flags & TC_TF_PREEMPTED) != 0; }
+static inline bool flagged(const tc_node *n) { return (tc__const_thread_of(n)->flags & TC_TF_PREEMPTED) != 0; }
 
 void tc__ready_insert(tc_thread *t, bool at_front)
 {
@@ -192,6 +203,23 @@ void tc__ready_rotate(tc_thread *t)
   }
 }
 
+/* Its contract, and tc__displace's, are not proved yet (their insertion walks the list): the
+ * proof of tc__sched_reschedule takes them as given (docs/proof.md). */
+/*@ requires thread_ok(t) && ready_ok && is_ready(t) && (t->flags & TC_TF_PREEMPTED) != 0;
+    assigns t->flags, t->ready_list->head, t->sched_node.next, t->sched_node.prev,
+            t->sched_node.next->prev, t->sched_node.prev->next,
+            { x->next | tc_node *x; ring_node(t->ready_list, x) },
+            { x->prev | tc_node *x; ring_node(t->ready_list, x) },
+            tc__k.ready_map[t->priority / 32], tc__k.ready_group,
+            tc__k.preempted.head, t->preempt_node.next, t->preempt_node.prev,
+            t->preempt_node.next->prev, t->preempt_node.prev->next,
+            { x->next | tc_node *x; ring_node(&tc__k.preempted, x) },
+            { x->prev | tc_node *x; ring_node(&tc__k.preempted, x) };
+    ensures ready_ok;
+    ensures unflagged: (t->flags & TC_TF_PREEMPTED) == 0;
+    ensures joined: t->ready_list->head != \null && in_list(t->ready_list, &t->sched_node);
+    ensures same: t->priority == \old(t->priority) && t->threshold == \old(t->threshold);
+*/
 void tc__ready_unflag(tc_thread *t)
 {
   tc_node *n = &t->sched_node;
@@ -209,6 +237,21 @@ void tc__ready_unflag(tc_thread *t)
 /* `t`, the chosen thread, loses the CPU while still ready. With its threshold in force it is
  * flagged so that it competes again with its threshold; either way it moves to the front of
  * its list (behind other flagged threads) so that it resumes before equal-priority threads. */
+/*@ requires thread_ok(t) && ready_ok && is_ready(t) && (t->flags & TC_TF_PREEMPTED) == 0;
+    requires t->threshold < t->priority ==> may_preempt(t);
+    assigns t->flags, t->ready_list->head, t->sched_node.next, t->sched_node.prev,
+            t->sched_node.next->prev, t->sched_node.prev->next,
+            { x->next | tc_node *x; ring_node(t->ready_list, x) },
+            { x->prev | tc_node *x; ring_node(t->ready_list, x) },
+            tc__k.ready_map[t->priority / 32], tc__k.ready_group,
+            tc__k.preempted.head, t->preempt_node.next, t->preempt_node.prev,
+            t->preempt_node.next->prev, t->preempt_node.prev->next,
+            { x->next | tc_node *x; ring_node(&tc__k.preempted, x) },
+            { x->prev | tc_node *x; ring_node(&tc__k.preempted, x) };
+    ensures ready_ok;
+    ensures flagged: (t->flags & TC_TF_PREEMPTED) != 0 <==> t->threshold < t->priority;
+    ensures joined: t->ready_list->head != \null && in_list(t->ready_list, &t->sched_node);
+*/
 void tc__displace(tc_thread *t)
 {
   if (t->ready_list->head != &t->sched_node) {
@@ -229,10 +272,19 @@ void tc__displace(tc_thread *t)
  * the thread itself if nothing of its priority or above is ready. Only when it has left the
  * ready set (blocked, suspended, ended) do the preempted threads compete again, the innermost
  * one with its threshold. */
+/*@ requires ready_ok && choice_ok;
+    assigns \nothing;
+    ensures rule: chooses(\result, keep_running);
+    ensures ready: \result != \null ==> thread_ok(\result) && is_ready(\result);
+*/
 static tc_thread *choose_thread(bool keep_running)
 {
   if (!tc__sched_any_ready()) return NULL;
   unsigned h = map_first(tc__k.ready_group, tc__k.ready_map);
+  //@ assert highest: highest_ready(h);
+  //@ assert any_ready;
+  //@ assert only: \forall integer g; highest_ready(g) ==> g == h;
+  //@ assert head_ok(h);
   tc_thread *r = tc__k.chosen;
   if (r != NULL && r->state == TC_READY) return keep_running && h >= r->threshold ? r : ready_head(h);
   if (tc__k.preempted.head != NULL) {
@@ -242,6 +294,12 @@ static tc_thread *choose_thread(bool keep_running)
   return ready_head(h);
 }
 
+/*@ requires ready_ok && choice_ok;
+    assigns \nothing;
+    ensures hisr: tc__k.hisr_top != \null ==> \result == tc__k.hisr_top;
+    ensures rule: tc__k.hisr_top == \null ==> chooses(\result, keep_running);
+    ensures ready: tc__k.hisr_top == \null && \result != \null ==> thread_ok(\result) && is_ready(\result);
+*/
 tc_thread *tc__sched_choose(bool keep_running)
 {
   /* An activated HISR runs before any thread; hisr.c keeps the one to run. */
@@ -249,6 +307,16 @@ tc_thread *tc__sched_choose(bool keep_running)
   return choose_thread(keep_running);
 }
 
+/*@ requires ready_ok && choice_ok;
+    requires never_flagged: tc__k.chosen != \null ==> (tc__k.chosen->flags & TC_TF_PREEMPTED) == 0;
+    requires tc__k.chosen != \null && tc__k.chosen->state == TC_READY &&
+             tc__k.chosen->threshold < tc__k.chosen->priority ==> may_preempt(tc__k.chosen);
+    ensures ready: ready_ok;
+    ensures rule: \old(tc__k.started) ==> \let c = tc__k.chosen; \at(chooses(c, keep_running), Pre);
+    ensures unflagged: tc__k.chosen != \null ==> (tc__k.chosen->flags & TC_TF_PREEMPTED) == 0;
+    ensures next: \old(tc__k.started) ==>
+              tc__k.next == (tc__k.hisr_top != \null ? tc__k.hisr_top : tc__k.chosen);
+*/
 void tc__sched_reschedule(bool keep_running)
 {
   /* No decisions before the start: the threads made ready by then compete when it starts,
@@ -256,16 +324,22 @@ void tc__sched_reschedule(bool keep_running)
   if (!tc__k.started) return;
   tc_thread *old = tc__k.chosen;
   tc_thread *n = choose_thread(keep_running);
+  //@ assert chose: chooses(n, keep_running);
   if (n != old) {
     /* Preempted while still ready: its threshold was in force from the moment it was chosen,
      * whether or not the switch to it has happened yet (an interrupt handler or a locked
      * section may choose twice before any switch), as ThreadX's execute pointer. */
     if (keep_running && old != NULL && old->state == TC_READY) tc__displace(old);
+    //@ assert displaced: ready_ok;
     tc__k.chosen = n;
     /* A preempted thread is chosen only as the innermost one (or as the head of the highest
      * list, which it then is): its threshold is in force again. */
     if (n != NULL && (n->flags & TC_TF_PREEMPTED)) tc__ready_unflag(n);
+    //@ assert still_chosen: n == tc__k.chosen;
+    //@ assert still_ready: ready_ok;
+    //@ assert unflagged: n == \null || (n->flags & TC_TF_PREEMPTED) == 0;
   }
+  //@ assert ready_at_end: ready_ok;
   /* An HISR runs above the threads without changing which of them holds the CPU. */
   tc__k.next = tc__k.hisr_top != NULL ? tc__k.hisr_top : n;
 }

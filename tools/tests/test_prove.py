@@ -66,6 +66,18 @@ def test_wp_output_whose_count_disagrees_fails() -> None:
         parse_wp_output(WP_OUTPUT.replace("3 / 4", "3 / 5"))
 
 
+def test_wp_output_of_two_passes_adds_their_counts() -> None:
+    lemmas = (
+        "[wp] [Z3 4.8.12] Goal typed_lemma_a : Valid (40ms) (186056)\n"
+        "[wp] [Failed] Goal typed_lemma_b\n"
+        "[wp] Proved goals:    1 / 2\n"
+    )
+    goals = parse_wp_output(WP_OUTPUT + lemmas)
+    assert len(goals) == 6 and goals["typed_lemma_a"] and not goals["typed_lemma_b"]
+    with pytest.raises(TacetError, match="counted 4 of 7"):
+        parse_wp_output(WP_OUTPUT + lemmas.replace("1 / 2", "1 / 3"))
+
+
 def test_timeout_and_unknown_goals_are_not_proved() -> None:
     text = (
         "[wp] [Timeout] Goal typed_a_ensures (Qed:1ms) (10s)\n"
@@ -156,6 +168,8 @@ def test_command_reads_the_kernel_unchanged_with_the_proof_port(tmp_path: Path) 
     assert f"-I{tmp_path / 'proof/include'}" in command[2] and "-DTC_PRIORITIES=64" in command[2]
     assert str(tmp_path / "kernel/sched.c") in command
     assert command[command.index("-wp-par") + 1] == "2"
+    # the lemmas are proved too, in a pass of their own after the functions'
+    assert command[command.index("-then") :] == ["-then", "-wp-fct=", "-wp-prop=@lemma"]
 
 
 def test_the_repository_table_reads() -> None:
