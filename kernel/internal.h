@@ -175,33 +175,40 @@ extern tc_kernel tc__k;
 
 /* The scheduler's invariants in ACSL, for Frama-C's WP (docs/proof.md; tc_check() tests the
  * same at run time). Compilers read these comments as comments. */
+/* Bit k of a map word, counted from the most significant end as the kernel counts them. */
 /*@
-  // Bit k of a map word, counted from the most significant end as the kernel counts them.
   predicate top_bit(uint32_t w, integer k) = (w & (1 << (31 - k))) != 0;
-  // The kernel's shifts and masks of a priority, as arithmetic.
+*/
+/* The kernel's shifts and masks of a priority, as arithmetic. */
+/*@
   lemma low_bits: \forall integer p; 0 <= p ==> (p & 31) == p % 32;
   lemma high_bits: \forall integer p; 0 <= p ==> (p >> 5) == p / 32;
   lemma word_and_bit: \forall integer w, c; 0 <= w < 32 && 0 <= c < 32 ==> (c | (w << 5)) == 32 * w + c;
   lemma top_shift: \forall integer k; 0 <= k < 32 ==> (0x80000000 >> k) == (1 << (31 - k));
-
-  // The ready map: bit p is set exactly when ready list p is non-empty (skipping p = x).
+*/
+/* The ready map: bit p is set exactly when ready list p is non-empty (skipping p = x). */
+/*@
   predicate map_agrees_but{L}(integer x) = \forall integer p; 0 <= p < TC_PRIORITIES && p != x ==>
       (top_bit(tc__k.ready_map[p / 32], p % 32) <==> tc__k.ready[p].head != \null);
   predicate map_agrees{L} = map_agrees_but(-1);
-
-  // The group: bit w is set exactly when map word w is non-zero; none beyond the map. With
-  // one map word no group is kept.
+*/
+/* The group: bit w is set exactly when map word w is non-zero; none beyond the map. With one
+ * map word no group is kept. */
+/*@
   predicate group_agrees{L} = TC_MAP_WORDS > 1 ?
       (\forall integer w; 0 <= w < 32 ==>
          (top_bit(tc__k.ready_group, w) <==> (w < TC_MAP_WORDS && tc__k.ready_map[w] != 0))) :
       tc__k.ready_group == 0;
 
   predicate ready_ok{L} = map_agrees && group_agrees;
-
-  // Some list is ready, and h is the most urgent non-empty one.
+*/
+/* Some list is ready, and h is the most urgent non-empty one. */
+/*@
   predicate highest_ready{L}(integer h) = 0 <= h < TC_PRIORITIES && tc__k.ready[h].head != \null &&
       \forall integer q; 0 <= q < h ==> tc__k.ready[q].head == \null;
-  // The map's summary is not empty: the group (or the one map word) is not zero.
+*/
+/* The map's summary is not empty: the group (or the one map word) is not zero. */
+/*@
   predicate map_nonempty{L} = TC_MAP_WORDS > 1 ? tc__k.ready_group != 0 : tc__k.ready_map[0] != 0;
   predicate any_ready{L} = \exists integer p; 0 <= p < TC_PRIORITIES && tc__k.ready[p].head != \null;
 */
@@ -212,42 +219,60 @@ extern tc_kernel tc__k;
 /*@ predicate group_bit_of{L}(tc_thread *t) = \true; */
 #define TC__ACSL_GROUP_BIT(t)
 #endif
+/* t's cached list, map word and bits are those of its priority (tc__set_priority). */
 /*@
-  // t's cached list, map word and bits are those of its priority (tc__set_priority).
   predicate bits_of{L}(tc_thread *t) = t->priority < TC_PRIORITIES &&
       t->ready_list == &tc__k.ready[t->priority] &&
       t->ready_word == &tc__k.ready_map[t->priority / 32] &&
       t->ready_bit == 1 << (31 - t->priority % 32) && group_bit_of(t);
-
-  // A thread the scheduler may touch: valid, apart from the kernel's state.
+*/
+/* A thread the scheduler may touch: valid, apart from the kernel's state. */
+/*@
   predicate thread_ok{L}(tc_thread *t) = \valid(t) && \separated(t, &tc__k) && bits_of(t);
-
-  // n is linked into a circular list: valid, its neighbours point back at it.
+*/
+/* n is linked into a circular list: valid, its neighbours point back at it. */
+/*@
   predicate linked{L}(tc_node *n) = \valid(n) && \valid(n->next) && \valid(n->prev) &&
       n->next->prev == n && n->prev->next == n;
-  // x is a node of the list l, as far as the links around x show (docs/proof.md says what
-  // this local view leaves out): linked, and neither x nor its neighbours overlap l.
+*/
+/* x is a node of the list l, as far as the links around x show (docs/proof.md says what this
+ * local view leaves out): linked, and neither x nor its neighbours overlap l. */
+/*@
   predicate in_list{L}(tc_list *l, tc_node *x) = linked(x) &&
       \separated(l, x) && \separated(l, x->next) && \separated(l, x->prev);
-  // n, not in a list, is apart from x and x's neighbours.
+*/
+/* n, not in a list, is apart from x and x's neighbours. */
+/*@
   predicate apart{L}(tc_node *n, tc_node *x) =
       \separated(n, x) && \separated(n, x->next) && \separated(n, x->prev);
-  // A list is empty or its head is one of its nodes.
+*/
+/* A list is empty or its head is one of its nodes. */
+/*@
   predicate list_ok{L}(tc_list *l) = \valid(l) && (l->head == \null || in_list(l, l->head));
-  // x and its neighbours lie outside the kernel's state (in threads).
+*/
+/* x and its neighbours lie outside the kernel's state (in threads). */
+/*@
   predicate outside{L}(tc_node *x) = \separated(x, &tc__k) && \separated(x->next, &tc__k) &&
       \separated(x->prev, &tc__k);
-  // Nodes a and b of two lists, and their neighbours, do not overlap.
+*/
+/* Nodes a and b of two lists, and their neighbours, do not overlap. */
+/*@
   predicate disjoint{L}(tc_node *a, tc_node *b) = apart(a, b) && apart(a->next, b) && apart(a->prev, b);
-  // n is a member of the non-empty list l (alone, it is the head), outside the kernel's state.
+*/
+/* n is a member of the non-empty list l (alone, it is the head), outside the kernel's state. */
+/*@
   predicate member{L}(tc_list *l, tc_node *n) = list_ok(l) && l->head != \null && in_list(l, n) &&
       outside(n) && outside(l->head) && (n->next == n ==> l->head == n);
-  // t is in its ready list; a preempted t is also in the preempted list, apart from it.
+*/
+/* t is in its ready list; a preempted t is also in the preempted list, apart from it. */
+/*@
   predicate is_ready{L}(tc_thread *t) = member(t->ready_list, &t->sched_node) &&
       ((t->flags & TC_TF_PREEMPTED) != 0 ==> member(&tc__k.preempted, &t->preempt_node) &&
          disjoint(&t->sched_node, &t->preempt_node) &&
          disjoint(&t->sched_node, tc__k.preempted.head));
-  // t may join its ready list: its node is apart from the list's head, both outside the kernel.
+*/
+/* t may join its ready list: its node is apart from the list's head, both outside the kernel. */
+/*@
   predicate may_join{L}(tc_thread *t) = list_ok(t->ready_list) && outside(&t->sched_node) &&
       (t->ready_list->head != \null ==> apart(&t->sched_node, t->ready_list->head) &&
          outside(t->ready_list->head));
@@ -310,44 +335,55 @@ static inline void tc__list_push_front(tc_list *l, tc_node *n) { tc__list_insert
 */
 /*@ assigns \nothing;
     ensures \result == thread_of(n); */
-static inline tc_thread *tc__thread_of(tc_node *n) { return TC_THREAD_OF(n); }
+static inline tc_thread *tc__node_thread(tc_node *n) { return TC_THREAD_OF(n); }
 /*@ assigns \nothing;
     ensures \result == thread_of((tc_node *)n); */
-static inline const tc_thread *tc__const_thread_of(const tc_node *n) { return TC_CONST_THREAD_OF(n); }
+static inline const tc_thread *tc__node_thread_const(const tc_node *n) { return TC_CONST_THREAD_OF(n); }
 /*@ assigns \nothing;
     ensures \result == preempt_of(n); */
-static inline tc_thread *tc__preempted_of(tc_node *n) { return TC_CONTAINER_OF(n, tc_thread, preempt_node); }
+static inline tc_thread *tc__node_preempted(tc_node *n) { return TC_CONTAINER_OF(n, tc_thread, preempt_node); }
+/* The head of ready list p is a thread of priority p, ready in its list. */
 /*@
-  // The head of ready list p is a thread of priority p, ready in its list.
   predicate head_ok{L}(integer p) = tc__k.ready[p].head != \null ==>
       &thread_of(tc__k.ready[p].head)->sched_node == tc__k.ready[p].head &&
       thread_ok(thread_of(tc__k.ready[p].head)) && thread_of(tc__k.ready[p].head)->priority == p &&
       is_ready(thread_of(tc__k.ready[p].head));
-  // The chosen thread, if any, can be read; while its state is ready, it is in its list.
+*/
+/* The chosen thread, if any, can be read; while its state is ready, it is in its list. */
+/*@
   predicate chosen_ok{L} = tc__k.chosen != \null ==> \valid_read(tc__k.chosen) &&
       (tc__k.chosen->state == TC_READY ==> thread_ok(tc__k.chosen) && is_ready(tc__k.chosen));
-  // The innermost preempted thread, if any, is a flagged thread ready in its list.
+*/
+/* The innermost preempted thread, if any, is a flagged thread ready in its list. */
+/*@
   predicate preempted_ok{L} = tc__k.preempted.head != \null ==>
       &preempt_of(tc__k.preempted.head)->preempt_node == tc__k.preempted.head &&
       thread_ok(preempt_of(tc__k.preempted.head)) && is_ready(preempt_of(tc__k.preempted.head)) &&
       (preempt_of(tc__k.preempted.head)->flags & TC_TF_PREEMPTED) != 0;
-  // t's preempted node may join the preempted list: outside the kernel's state, apart from
-  // the list's head.
+*/
+/* t's preempted node may join the preempted list: outside the kernel's state, apart from the
+ * list's head. */
+/*@
   predicate may_preempt{L}(tc_thread *t) = list_ok(&tc__k.preempted) && outside(&t->preempt_node) &&
       (tc__k.preempted.head != \null ==> apart(&t->preempt_node, tc__k.preempted.head) &&
          outside(tc__k.preempted.head));
-  // A node of list l outside the kernel's state: where an insertion into l may write.
+*/
+/* A node of list l outside the kernel's state: where an insertion into l may write. */
+/*@
   predicate ring_node{L}(tc_list *l, tc_node *x) = in_list(l, x) && \separated(x, &tc__k);
-  // What the choice needs to return a ready thread.
+*/
+/* What the choice needs to return a ready thread. */
+/*@
   predicate choice_ok{L} = (\forall integer p; 0 <= p < TC_PRIORITIES ==> head_ok(p)) &&
       chosen_ok && preempted_ok;
-
-  // The scheduling rules (docs/kernel.md) as a relation: c is the thread they give the CPU
-  // to, HISRs aside; keep is false after a yield or the end of a time slice. None when no
-  // thread is ready. Else, with h the most urgent non-empty ready list: while the chosen
-  // thread r is ready, r if it keeps its turn and nothing is above its threshold, else the
-  // head of list h; when r is not ready, the innermost preempted thread if nothing is above
-  // its threshold, else the head of list h.
+*/
+/* The scheduling rules (docs/kernel.md) as a relation: c is the thread they give the CPU to,
+ * HISRs aside; keep is false after a yield or the end of a time slice. None when no thread is
+ * ready. Else, with h the most urgent non-empty ready list: while the chosen thread r is ready,
+ * r if it keeps its turn and nothing is above its threshold, else the head of list h; when r is
+ * not ready, the innermost preempted thread if nothing is above its threshold, else the head of
+ * list h. */
+/*@
   predicate chooses{L}(tc_thread *c, integer keep) =
       (!any_ready ==> c == \null) &&
       (any_ready ==> c != \null && \forall integer h; highest_ready(h) ==>

@@ -137,9 +137,9 @@ static inline unsigned map_first(uint32_t group, const uint32_t *map) { return t
     assigns \nothing;
     ensures \result == thread_of(tc__k.ready[p].head);
 */
-static inline tc_thread *ready_head(unsigned p) { return tc__thread_of(tc__k.ready[p].head); }
+static inline tc_thread *ready_head(unsigned p) { return tc__node_thread(tc__k.ready[p].head); }
 
-#define PREEMPTED_OF(n) tc__preempted_of(n)
+#define PREEMPTED_OF(n) tc__node_preempted(n)
 
 /* Enter a flagged thread in the preempted list, before every entry whose threshold is not
  * stricter: among equal thresholds the most recently preempted comes first. */
@@ -151,7 +151,7 @@ static void preempted_add(tc_thread *t)
   tc__list_insert(l, pos, &t->preempt_node);
 }
 
-static inline bool flagged(const tc_node *n) { return (tc__const_thread_of(n)->flags & TC_TF_PREEMPTED) != 0; }
+static inline bool flagged(const tc_node *n) { return (tc__node_thread_const(n)->flags & TC_TF_PREEMPTED) != 0; }
 
 void tc__ready_insert(tc_thread *t, bool at_front)
 {
