@@ -150,6 +150,10 @@ def findings(repo: Path, sources: Sequence[str], headers: Sequence[str]) -> list
     header_files, source_files = files(headers), files(sources)
     texts = {p: p.read_text(encoding="utf-8") for p in (*header_files, *source_files)}
     parsed = {p: scopes(texts[p]) for p in texts}
+    # Comments and strings blanked out, line breaks kept: where a name is used, once per file.
+    blanked = {
+        p: _STRIP.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), t) for p, t in texts.items()
+    }
     shared = set().union(*(parsed[h][0] for h in header_files)) if header_files else set()
     groups: set[tuple[str, ...]] = set(ambiguous(shared))
     for header in header_files:
@@ -166,7 +170,7 @@ def findings(repo: Path, sources: Sequence[str], headers: Sequence[str]) -> list
     result = []
     for group in (tuple(sorted(g)) for g in merged.values()):
         odd = _odd_one(group)
-        where = _first_use(odd, (*header_files, *source_files), texts)
+        where = _first_use(odd, (*header_files, *source_files), blanked)
         if where is None:  # only in a stripped part: not a name the code declares
             continue
         path, line, column = where
@@ -185,14 +189,15 @@ def findings(repo: Path, sources: Sequence[str], headers: Sequence[str]) -> list
 
 
 def _first_use(
-    name: str, order: Sequence[Path], texts: dict[Path, str]
+    name: str, order: Sequence[Path], blanked: dict[Path, str]
 ) -> tuple[Path, int, int] | None:
+    """The first place ``name`` is used, in ``order``, in the files' text without comments."""
     pattern = re.compile(rf"\b{re.escape(name)}\b")
     for path in order:
-        stripped = _STRIP.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), texts[path])
-        match = pattern.search(stripped)
+        text = blanked[path]
+        match = pattern.search(text)
         if match:
-            line = stripped.count("\n", 0, match.start()) + 1
-            column = match.start() - stripped.rfind("\n", 0, match.start())
+            line = text.count("\n", 0, match.start()) + 1
+            column = match.start() - text.rfind("\n", 0, match.start())
             return path, line, column
     return None
