@@ -78,6 +78,25 @@ def test_wp_output_of_two_passes_adds_their_counts() -> None:
         parse_wp_output(WP_OUTPUT + lemmas.replace("1 / 2", "1 / 3"))
 
 
+def test_split_goal_is_proved_when_each_part_is() -> None:
+    text = (
+        "[wp] [Qed] Goal typed_f_ensures_by_cases_part01 : Valid\n"
+        "[wp] [CVC4 1.8] Goal typed_f_ensures_by_cases_part02 : Valid (Qed:65ms) (12.8s) (737986)\n"
+        "[wp] [Qed] Goal typed_g_ensures_by_cases_part1 : Valid\n"
+        "[wp] [Failed] Goal typed_g_ensures_by_cases_part2\n"
+        "[wp] [Qed] Goal typed_g_ensures_by_cases_part3 : Valid\n"
+        "[wp] [Failed] Goal typed_g_assigns_normal_part4\n"
+        "[wp] Proved goals:    4 / 6\n"
+    )
+    assert parse_wp_output(text) == {
+        "typed_f_ensures_by_cases": True,
+        "typed_g_ensures_by_cases": False,
+        "typed_g_assigns_normal_part4": False,  # WP's own part of a goal: a goal of its own
+    }
+    with pytest.raises(TacetError, match="counted 4 of 7"):
+        parse_wp_output(text.replace("4 / 6", "4 / 7"))
+
+
 def test_timeout_and_unknown_goals_are_not_proved() -> None:
     text = (
         "[wp] [Timeout] Goal typed_a_ensures (Qed:1ms) (10s)\n"
@@ -168,8 +187,18 @@ def test_command_reads_the_kernel_unchanged_with_the_proof_port(tmp_path: Path) 
     assert f"-I{tmp_path / 'proof/include'}" in command[2] and "-DTC_PRIORITIES=64" in command[2]
     assert str(tmp_path / "kernel/sched.c") in command
     assert command[command.index("-wp-par") + 1] == "2"
-    # the lemmas are proved too, in a pass of their own after the functions'
-    assert command[command.index("-then") :] == ["-then", "-wp-fct=", "-wp-prop=@lemma"]
+    # the functions' goals but those proved case by case; then those, split; then the lemmas
+    first = command.index("-then")
+    assert command[first - 1] == "-wp-prop=-by_cases" and "-wp-split" not in command[:first]
+    assert command[first:] == [
+        "-then",
+        "-wp-split",
+        "-wp-prop=by_cases",
+        "-then",
+        "-wp-no-split",
+        "-wp-fct=",
+        "-wp-prop=@lemma",
+    ]
 
 
 def test_the_repository_table_reads() -> None:

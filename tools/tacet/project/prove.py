@@ -34,6 +34,7 @@ TIMEOUT = 120  # seconds
 FUNCTIONS = (
     "tc__list_insert",
     "tc__list_remove",
+    "preempted_add",
     "tc__set_priority",
     "tc__ready_map_set",
     "tc__ready_map_clear",
@@ -48,10 +49,17 @@ FUNCTIONS = (
     "choose_thread",
     "tc__sched_choose",
     "tc__sched_reschedule",
+    "tc__sched_chosen_left",
+    "tc__sched_made_ready",
 )
 
 # "[wp] [Z3 4.8.12] Goal typed_f_ensures : Valid (...)", "[wp] [Failed] Goal typed_f_assert"
 GOAL = re.compile(r"^\[wp\] \[([^\]]+)\] Goal (\S+)(?: : (\w+))?")
+# A property named by_cases (`ensures by_cases: ...`) is proved case by case: WP splits its
+# goal by the conditions on the paths to it (-wp-split) into typed_f_ensures_by_cases_part01,
+# ..., each case with its own path's hypotheses only. The goal is proved when each part is.
+BY_CASES = "by_cases"
+PART = re.compile(rf"(_{BY_CASES})_part\d+$")  # (WP's own parts of a goal stay apart)
 SUMMARY = re.compile(r"^\[wp\] Proved goals:\s+(\d+) / (\d+)")
 LISTED_HEADING = "## Goals not proved"
 
@@ -80,23 +88,28 @@ class Run:
 
 
 def parse_wp_output(text: str) -> dict[str, bool]:
-    """Each goal WP reported, proved or not; fails unless WP's own counts agree (one summary
-    per pass: the functions', then the lemmas')."""
-    goals: dict[str, bool] = {}
+    """Each goal WP reported, proved or not (a split goal is proved when each of its parts
+    is); fails unless WP's own counts, which count the parts, agree (one summary per pass:
+    the functions', then the lemmas')."""
+    parts: dict[str, bool] = {}
     summary: tuple[int, int] | None = None
     for line in text.splitlines():
         if m := GOAL.match(line):
-            goals[m.group(2)] = m.group(3) == "Valid"
+            parts[m.group(2)] = m.group(3) == "Valid"
         elif m := SUMMARY.match(line):
             done, scheduled = summary or (0, 0)
             summary = (done + int(m.group(1)), scheduled + int(m.group(2)))
     if summary is None:
         raise TacetError("WP printed no summary (Proved goals: N / M): it did not run to its end")
-    if summary != (sum(goals.values()), len(goals)):
+    if summary != (sum(parts.values()), len(parts)):
         raise TacetError(
             f"WP counted {summary[0]} of {summary[1]} goals proved, but its goal lines say "
-            f"{sum(goals.values())} of {len(goals)}"
+            f"{sum(parts.values())} of {len(parts)}"
         )
+    goals: dict[str, bool] = {}
+    for name, proved in parts.items():
+        goal = PART.sub(r"\1", name)
+        goals[goal] = goals.get(goal, True) and proved
     return goals
 
 
@@ -206,9 +219,9 @@ def prover_versions(conf: Path) -> list[str]:
 def wp_command(
     repo: Path, priorities: int, jobs: int, functions: Sequence[str] = FUNCTIONS
 ) -> list[str]:
-    """The Frama-C command line of one run: the functions' goals, then (-then, every function
-    deselected) the lemmas', which a selection of functions leaves out: a lemma the proof uses
-    is a goal like any other."""
+    """The Frama-C command line of one run, in three passes (-then): the functions' goals; the
+    properties named BY_CASES, split; the lemmas, which a selection of functions leaves out (a
+    lemma the proof uses is a goal like any other)."""
     includes = " ".join(f"-I{repo / d}" for d in ("proof/include", "include", "kernel"))
     return [
         "frama-c",
@@ -227,7 +240,12 @@ def wp_command(
         str(TIMEOUT),
         "-wp-fct",
         ",".join(functions),
+        f"-wp-prop=-{BY_CASES}",
         "-then",
+        "-wp-split",
+        f"-wp-prop={BY_CASES}",
+        "-then",
+        "-wp-no-split",
         "-wp-fct=",
         "-wp-prop=@lemma",
     ]
