@@ -246,6 +246,25 @@ extern tc_kernel tc__k;
   predicate apart{L}(tc_node *n, tc_node *x) =
       \separated(n, x) && \separated(n, x->next) && \separated(n, x->prev);
 */
+/* Two nodes are the same node or do not overlap. In WP's typed model two unequal node
+ * pointers may still overlap (one may point into the other), which no list of the kernel's
+ * builds: the nodes an operation reads and writes are said to be pairwise one or the other. */
+/*@
+  predicate same_or_apart(tc_node *a, tc_node *b) = a == b || \separated(a, b);
+  predicate five_apart(tc_node *a, tc_node *b, tc_node *c, tc_node *d, tc_node *e) =
+      same_or_apart(a, b) && same_or_apart(a, c) && same_or_apart(a, d) && same_or_apart(a, e) &&
+      same_or_apart(b, c) && same_or_apart(b, d) && same_or_apart(b, e) &&
+      same_or_apart(c, d) && same_or_apart(c, e) && same_or_apart(d, e);
+  predicate local_apart{L}(tc_node *x) =
+      same_or_apart(x, x->next) && same_or_apart(x, x->prev) && same_or_apart(x->next, x->prev);
+*/
+/* The nodes of a circular list as a walk from its head finds them: h, h->next, ... */
+/*@
+  inductive reach{L}(tc_node *h, tc_node *x) {
+    case reach_head{L}: \forall tc_node *h; reach(h, h);
+    case reach_next{L}: \forall tc_node *h, *x; reach(h, x) ==> reach(h, x->next);
+  }
+*/
 /* A list is empty or its head is one of its nodes. */
 /*@
   predicate list_ok{L}(tc_list *l) = \valid(l) && (l->head == \null || in_list(l, l->head));
@@ -254,6 +273,16 @@ extern tc_kernel tc__k;
 /*@
   predicate outside{L}(tc_node *x) = \separated(x, &tc__k) && \separated(x->next, &tc__k) &&
       \separated(x->prev, &tc__k);
+*/
+/* Every node a walk of l finds is linked, outside the kernel's state, and the same node as, or
+ * apart from, every other; the walk backwards finds the same nodes. */
+/*@
+  predicate ring_ok{L}(tc_list *l) = list_ok(l) && (l->head != \null ==>
+      \forall tc_node *x; reach(l->head, x) ==> in_list(l, x) && outside(x) &&
+        reach(l->head, x->prev) &&
+        \forall tc_node *y; reach(l->head, y) ==> same_or_apart(x, y));
+  predicate off_ring{L}(tc_list *l, tc_node *n) =
+      l->head != \null ==> \forall tc_node *x; reach(l->head, x) ==> apart(n, x);
 */
 /* Nodes a and b of two lists, and their neighbours, do not overlap. */
 /*@
@@ -275,7 +304,7 @@ extern tc_kernel tc__k;
 /*@
   predicate may_join{L}(tc_thread *t) = list_ok(t->ready_list) && outside(&t->sched_node) &&
       (t->ready_list->head != \null ==> apart(&t->sched_node, t->ready_list->head) &&
-         outside(t->ready_list->head));
+         outside(t->ready_list->head) && local_apart(t->ready_list->head));
 */
 
 /* Where the stamp is kept: in the port's switch state when its switch code stores it
@@ -335,13 +364,13 @@ static inline void tc__list_push_front(tc_list *l, tc_node *n) { tc__list_insert
 */
 /*@ assigns \nothing;
     ensures \result == thread_of(n); */
-static inline tc_thread *tc__node_thread(tc_node *n) { return TC_THREAD_OF(n); }
+inline tc_thread *tc__node_thread(tc_node *n) { return TC_THREAD_OF(n); }
 /*@ assigns \nothing;
     ensures \result == thread_of((tc_node *)n); */
 static inline const tc_thread *tc__node_thread_const(const tc_node *n) { return TC_CONST_THREAD_OF(n); }
 /*@ assigns \nothing;
     ensures \result == preempt_of(n); */
-static inline tc_thread *tc__node_preempted(tc_node *n) { return TC_CONTAINER_OF(n, tc_thread, preempt_node); }
+inline tc_thread *tc__node_preempted(tc_node *n) { return TC_CONTAINER_OF(n, tc_thread, preempt_node); }
 /* The head of ready list p is a thread of priority p, ready in its list. */
 /*@
   predicate head_ok{L}(integer p) = tc__k.ready[p].head != \null ==>
@@ -360,6 +389,28 @@ static inline tc_thread *tc__node_preempted(tc_node *n) { return TC_CONTAINER_OF
       &preempt_of(tc__k.preempted.head)->preempt_node == tc__k.preempted.head &&
       thread_ok(preempt_of(tc__k.preempted.head)) && is_ready(preempt_of(tc__k.preempted.head)) &&
       (preempt_of(tc__k.preempted.head)->flags & TC_TF_PREEMPTED) != 0;
+*/
+/* t has just joined the ready set, and before it did the chosen thread was the rules' choice
+ * (tc_check() tests that the chosen thread is what the rules choose): with no thread chosen,
+ * none was ready, so t is alone; while the chosen thread is ready, no list above its threshold
+ * was non-empty, so t, if it is above, is alone in its list. */
+/*@
+  predicate alone{L}(tc_thread *t) =
+      tc__k.ready[t->priority].head == &t->sched_node && t->sched_node.next == &t->sched_node;
+  predicate settled_but{L}(tc_thread *t) =
+      (tc__k.chosen == \null ==> tc__k.preempted.head == \null && alone(t) &&
+         \forall integer p; 0 <= p < TC_PRIORITIES && p != t->priority ==> tc__k.ready[p].head == \null) &&
+      (tc__k.chosen != \null && tc__k.chosen->state == TC_READY ==>
+         \forall integer p; 0 <= p < tc__k.chosen->threshold && p < TC_PRIORITIES ==>
+           tc__k.ready[p].head == \null || (p == t->priority && alone(t)));
+*/
+/* A flagged thread at the head of a ready list is not above the innermost preempted thread's
+ * threshold (the preempted list is in order of threshold, and a flagged thread's threshold is
+ * in force): the head of the highest ready list is chosen only when it is not flagged. */
+/*@
+  predicate preempted_first{L} = \forall integer p; 0 <= p < TC_PRIORITIES ==>
+      tc__k.ready[p].head != \null && (thread_of(tc__k.ready[p].head)->flags & TC_TF_PREEMPTED) != 0 ==>
+      tc__k.preempted.head != \null && preempt_of(tc__k.preempted.head)->threshold <= p;
 */
 /* t's preempted node may join the preempted list: outside the kernel's state, apart from the
  * list's head. */
@@ -1131,20 +1182,40 @@ void tc__ready_unflag(tc_thread *t);
  * `t` is alone in its list and heads the highest one. With none chosen (idle) `t` is the only
  * ready thread. A chosen thread that has left the ready set in the same service (its end
  * hands its mutexes over) takes the general path: rule 3. */
+/*@ requires thread_ok(t) && ready_ok && choice_ok && is_ready(t) && (t->flags & TC_TF_PREEMPTED) == 0;
+    requires new: t != tc__k.chosen;
+    requires never_flagged: tc__k.chosen != \null ==> (tc__k.chosen->flags & TC_TF_PREEMPTED) == 0;
+    requires tc__k.chosen != \null && tc__k.chosen->state == TC_READY &&
+             tc__k.chosen->threshold < tc__k.chosen->priority ==> may_preempt(tc__k.chosen);
+    requires settled: tc__k.started ==> settled_but(t);
+    requires next_ok: tc__k.started ==>
+             tc__k.next == (tc__k.hisr_top != \null ? tc__k.hisr_top : tc__k.chosen);
+    ensures by_cases: ready_ok;
+    ensures rule: \old(tc__k.started) ==> \let c = tc__k.chosen; \at(chooses(c, 1), Pre);
+    ensures unflagged: tc__k.chosen != \null ==> (tc__k.chosen->flags & TC_TF_PREEMPTED) == 0;
+    ensures next: \old(tc__k.started) ==>
+              tc__k.next == (tc__k.hisr_top != \null ? tc__k.hisr_top : tc__k.chosen);
+*/
 TC_HOT void tc__sched_made_ready(tc_thread *t)
 {
   tc_thread *r = tc__k.chosen;
   if (!tc__k.started) return; /* no decisions before the start */
+  /*@ assert idle: r == \null ==> chooses(t, 1); */
   if (r != NULL) {
     if (r->state != TC_READY) {
       tc__sched_reschedule(true);
       return;
     }
+    /*@ assert holds: t->priority >= r->threshold ==> chooses(r, 1); */
     if (t->priority >= r->threshold) return;
+    /*@ assert above: chooses(t, 1); */
+    /*@ assert other: \separated(&r->flags, &t->flags); */
     /* tc__displace(r) has nothing to do for a thread at the front of its list without a
      * threshold of its own (the common case): tested here, it costs no call. */
     if (r->threshold < r->priority || r->ready_list->head != &r->sched_node) tc__displace(r);
+    /*@ assert t_unflagged: (t->flags & TC_TF_PREEMPTED) == 0 && ready_ok; */
   }
+  /*@ assert chose: \at(chooses(t, 1), Pre); */
   tc__k.chosen = t;
   tc__k.next = tc__k.hisr_top != NULL ? tc__k.hisr_top : t;
 }
@@ -1180,28 +1251,46 @@ TC_HOT void tc__ready_unlink(tc_thread *t)
   n->next = n->prev = NULL;
   if ((t->flags & TC_TF_PREEMPTED) != 0u) {
     t->flags &= (uint8_t)~TC_TF_PREEMPTED;
+    /*@ assert preempt_member: member(&tc__k.preempted, &t->preempt_node); */
     tc__list_remove(&tc__k.preempted, &t->preempt_node);
+    /*@ assert map_after: map_agrees; */
   }
 }
 
 /* The chosen thread has left the ready set (tc__ready_unlink, state changed): rule 3. The
  * innermost preempted thread resumes unless a ready thread is above its threshold; else the
  * head of the highest ready list (which is never a preempted thread then). */
+/*@ requires ready_ok && choice_ok && preempted_first;
+    requires gone: tc__k.chosen != \null ==> tc__k.chosen->state != TC_READY;
+    ensures by_cases: ready_ok;
+    ensures rule: \let c = tc__k.chosen; \at(chooses(c, 1), Pre);
+    ensures unflagged: tc__k.chosen != \null ==> (tc__k.chosen->flags & TC_TF_PREEMPTED) == 0;
+    ensures next: tc__k.next == (tc__k.hisr_top != \null ? tc__k.hisr_top : tc__k.chosen);
+*/
 TC_HOT void tc__sched_chosen_left(void)
 {
   tc_thread *n = NULL;
   if (TC__GROUPED ? tc__k.ready_group != 0 : tc__k.ready_map[0] != 0) {
     unsigned h = tc__sched_highest_ready();
-    n = TC_THREAD_OF(tc__k.ready[h].head);
+    n = tc__node_thread(tc__k.ready[h].head);
+    /*@ assert only: \forall integer g; highest_ready(g) ==> g == h; */
+    /*@ assert head_ok(h); */
+    /*@ assert head_first: tc__k.preempted.head == \null || h < preempt_of(tc__k.preempted.head)->threshold ==>
+          chooses(n, 1); */
     tc_node *p = tc__k.preempted.head;
     if (p != NULL) {
-      tc_thread *pt = TC_CONTAINER_OF(p, tc_thread, preempt_node);
+      tc_thread *pt = tc__node_preempted(p);
       if (h >= pt->threshold) {
+        /*@ assert innermost: chooses(pt, 1) && (pt->flags & TC_TF_PREEMPTED) != 0; */
         n = pt;
         tc__ready_unflag(pt);
+        /*@ assert unflagged: ready_ok && (n->flags & TC_TF_PREEMPTED) == 0; */
       }
     }
+    /*@ assert chose: \let c = n; \at(chooses(c, 1), Pre); */
   }
+  /*@ assert none: n == \null ==> \at(chooses(\null, 1), Pre); */
+  /*@ assert at_end: ready_ok && (n == \null || (n->flags & TC_TF_PREEMPTED) == 0); */
   tc__k.chosen = n;
   tc__k.next = tc__k.hisr_top != NULL ? tc__k.hisr_top : n;
 }

@@ -47,7 +47,11 @@ tc_kernel tc__k;
 /*@ requires list_ok(l) && \valid(n) && \separated(l, n);
     requires l->head == \null ? pos == \null :
              apart(n, l->head) && (pos == \null || (in_list(l, pos) && apart(n, pos)));
-    assigns l->head, n->next, n->prev, l->head->prev, l->head->prev->next, pos->prev, pos->prev->next;
+    requires l->head != \null ==> five_apart(l->head, l->head->next, l->head->prev,
+        pos == \null ? l->head : pos, pos == \null ? l->head->prev : pos->prev);
+    assigns l->head, n->next, n->prev,
+            { x->prev | tc_node *x; x != \null && (x == l->head || x == pos) },
+            { x->prev->next | tc_node *x; x != \null && (x == l->head || x == pos) };
     ensures l->head != \null && in_list(l, n);
     ensures head_linked: list_ok(l);
     behavior empty:
@@ -114,6 +118,11 @@ bool tc__list_contains(const tc_list *l, const tc_node *n)
 }
 
 /* The node after `n` in `l`, NULL past the back: for walks that stop at an insertion point. */
+/*@ requires \valid_read(n) && \valid_read(l);
+    assigns \nothing;
+    ensures n->next == l->head ==> \result == \null;
+    ensures n->next != l->head ==> \result == n->next;
+*/
 static inline tc_node *list_next(const tc_list *l, const tc_node *n)
 {
   return n->next == l->head ? NULL : n->next;
@@ -143,10 +152,24 @@ static inline tc_thread *ready_head(unsigned p) { return tc__node_thread(tc__k.r
 
 /* Enter a flagged thread in the preempted list, before every entry whose threshold is not
  * stricter: among equal thresholds the most recently preempted comes first. */
+/* Its proof takes the list as a walk from its head finds it (ring_ok) as given: the proofs
+ * of its callers, which would establish that, are not written (docs/proof.md). */
+/*@ requires thread_ok(t) && ring_ok(&tc__k.preempted) && outside(&t->preempt_node);
+    requires off_ring(&tc__k.preempted, &t->preempt_node);
+    requires tc__k.preempted.head != \null ==> \forall tc_node *x; reach(tc__k.preempted.head, x) ==>
+             \valid_read(preempt_of(x));
+    assigns tc__k.preempted.head, t->preempt_node.next, t->preempt_node.prev,
+            { x->prev | tc_node *x; reach(tc__k.preempted.head, x) },
+            { x->prev->next | tc_node *x; reach(tc__k.preempted.head, x) };
+    ensures joined: tc__k.preempted.head != \null && in_list(&tc__k.preempted, &t->preempt_node);
+    ensures head_linked: list_ok(&tc__k.preempted);
+*/
 static void preempted_add(tc_thread *t)
 {
   tc_list *l = &tc__k.preempted;
   tc_node *pos = l->head;
+  /*@ loop invariant pos == \null || (l->head != \null && reach(l->head, pos));
+      loop assigns pos; */
   while (pos != NULL && PREEMPTED_OF(pos)->threshold < t->threshold) pos = list_next(l, pos);
   tc__list_insert(l, pos, &t->preempt_node);
 }
@@ -188,7 +211,9 @@ void tc__ready_remove(tc_thread *t)
   //@ assert map_agrees;
   if ((t->flags & TC_TF_PREEMPTED) != 0u) {
     t->flags &= (uint8_t)~TC_TF_PREEMPTED;
+    /*@ assert preempt_member: member(&tc__k.preempted, &t->preempt_node); */
     tc__list_remove(&tc__k.preempted, &t->preempt_node);
+    /*@ assert map_after: map_agrees; */
   }
 }
 
@@ -311,7 +336,7 @@ tc_thread *tc__sched_choose(bool keep_running)
     requires never_flagged: tc__k.chosen != \null ==> (tc__k.chosen->flags & TC_TF_PREEMPTED) == 0;
     requires tc__k.chosen != \null && tc__k.chosen->state == TC_READY &&
              tc__k.chosen->threshold < tc__k.chosen->priority ==> may_preempt(tc__k.chosen);
-    ensures ready: ready_ok;
+    ensures by_cases: ready_ok;
     ensures rule: \old(tc__k.started) ==> \let c = tc__k.chosen; \at(chooses(c, keep_running), Pre);
     ensures unflagged: tc__k.chosen != \null ==> (tc__k.chosen->flags & TC_TF_PREEMPTED) == 0;
     ensures next: \old(tc__k.started) ==>
@@ -346,6 +371,8 @@ void tc__sched_reschedule(bool keep_running)
 
 /* The external definitions of the inline core (internal.h). */
 extern inline unsigned tc__map_first(uint32_t group, const uint32_t *map);
+extern inline tc_thread *tc__node_thread(tc_node *n);
+extern inline tc_thread *tc__node_preempted(tc_node *n);
 extern inline void tc__set_priority(tc_thread *t, unsigned priority);
 extern inline void tc__ready_map_set(const tc_thread *t);
 extern inline void tc__ready_map_clear(const tc_thread *t);
