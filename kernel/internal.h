@@ -275,7 +275,8 @@ extern tc_kernel tc__k;
       \separated(x->prev, &tc__k);
 */
 /* Every node a walk of l finds is linked, outside the kernel's state, and the same node as, or
- * apart from, every other; the walk backwards finds the same nodes. */
+ * apart from, every other; the walk backwards finds the same nodes. on_ring: x is a node a walk
+ * of the non-empty list l finds (of an empty list, none: a walk from NULL would read nothing). */
 /*@
   predicate ring_ok{L}(tc_list *l) = list_ok(l) && (l->head != \null ==>
       \forall tc_node *x; reach(l->head, x) ==> in_list(l, x) && outside(x) &&
@@ -283,6 +284,7 @@ extern tc_kernel tc__k;
         \forall tc_node *y; reach(l->head, y) ==> same_or_apart(x, y));
   predicate off_ring{L}(tc_list *l, tc_node *n) =
       l->head != \null ==> \forall tc_node *x; reach(l->head, x) ==> apart(n, x);
+  predicate on_ring{L}(tc_list *l, tc_node *x) = l->head != \null && reach(l->head, x);
 */
 /* Nodes a and b of two lists, and their neighbours, do not overlap. */
 /*@
@@ -371,6 +373,11 @@ static inline const tc_thread *tc__node_thread_const(const tc_node *n) { return 
 /*@ assigns \nothing;
     ensures \result == preempt_of(n); */
 inline tc_thread *tc__node_preempted(tc_node *n) { return TC_CONTAINER_OF(n, tc_thread, preempt_node); }
+/* The thread behind each node a walk of the preempted list l finds can be read. */
+/*@
+  predicate ring_preempted{L}(tc_list *l) =
+      l->head != \null ==> \forall tc_node *x; reach(l->head, x) ==> \valid_read(preempt_of(x));
+*/
 /* The head of ready list p is a thread of priority p, ready in its list. */
 /*@
   predicate head_ok{L}(integer p) = tc__k.ready[p].head != \null ==>
@@ -427,6 +434,18 @@ inline tc_thread *tc__node_preempted(tc_node *n) { return TC_CONTAINER_OF(n, tc_
 /*@
   predicate choice_ok{L} = (\forall integer p; 0 <= p < TC_PRIORITIES ==> head_ok(p)) &&
       chosen_ok && preempted_ok;
+*/
+/* The thread to switch to is the activated HISR, when there is one, else the chosen thread. */
+/*@
+  predicate next_ok{L} = tc__k.next == (tc__k.hisr_top != \null ? tc__k.hisr_top : tc__k.chosen);
+*/
+/* The chosen thread may be displaced (tc__displace): it is not flagged, and with a threshold
+ * of its own while ready its preempted node may join the preempted list. */
+/*@
+  predicate displaceable{L} = tc__k.chosen != \null ==>
+      (tc__k.chosen->flags & TC_TF_PREEMPTED) == 0 &&
+      (tc__k.chosen->state == TC_READY && tc__k.chosen->threshold < tc__k.chosen->priority ==>
+         may_preempt(tc__k.chosen));
 */
 /* The scheduling rules (docs/kernel.md) as a relation: c is the thread they give the CPU to,
  * HISRs aside; keep is false after a yield or the end of a time slice. None when no thread is
@@ -610,6 +629,18 @@ bool tc__list_contains(const tc_list *l, const tc_node *n);
 
 /* ---- scheduler (sched.c) ---------------------------------------------------------------- */
 
+/* The contract of tc__ready_remove and of its inline twin tc__ready_unlink: `t`, ready, leaves
+ * its list (and the preempted list if flagged), unflagged, with the map and group kept. */
+#define TC__ACSL_READY_LEAVES(t)                                                                 \
+  requires thread_ok(t) && ready_ok && is_ready(t);                                              \
+  assigns (t)->ready_list->head, (t)->sched_node.next, (t)->sched_node.prev,                    \
+      (t)->sched_node.next->prev, (t)->sched_node.prev->next, tc__k.ready_map[(t)->priority / 32], \
+      tc__k.ready_group, (t)->flags, tc__k.preempted.head, (t)->preempt_node.next,               \
+      (t)->preempt_node.prev, (t)->preempt_node.next->prev, (t)->preempt_node.prev->next;        \
+  ensures map: map_agrees;                                                                       \
+  ensures group: group_agrees;                                                                   \
+  ensures unflagged: ((t)->flags & TC_TF_PREEMPTED) == 0;                                        \
+  ensures unlinked: (t)->sched_node.next == \null;
 void tc__ready_insert(tc_thread *t, bool at_front);
 void tc__ready_remove(tc_thread *t);
 /* As tc__ready_remove(t) then tc__ready_insert(t, false): `t` goes to the back of its list
@@ -1184,17 +1215,13 @@ void tc__ready_unflag(tc_thread *t);
  * hands its mutexes over) takes the general path: rule 3. */
 /*@ requires thread_ok(t) && ready_ok && choice_ok && is_ready(t) && (t->flags & TC_TF_PREEMPTED) == 0;
     requires new: t != tc__k.chosen;
-    requires never_flagged: tc__k.chosen != \null ==> (tc__k.chosen->flags & TC_TF_PREEMPTED) == 0;
-    requires tc__k.chosen != \null && tc__k.chosen->state == TC_READY &&
-             tc__k.chosen->threshold < tc__k.chosen->priority ==> may_preempt(tc__k.chosen);
+    requires displaceable;
     requires settled: tc__k.started ==> settled_but(t);
-    requires next_ok: tc__k.started ==>
-             tc__k.next == (tc__k.hisr_top != \null ? tc__k.hisr_top : tc__k.chosen);
+    requires tc__k.started ==> next_ok;
     ensures by_cases: ready_ok;
     ensures rule: \old(tc__k.started) ==> \let c = tc__k.chosen; \at(chooses(c, 1), Pre);
     ensures unflagged: tc__k.chosen != \null ==> (tc__k.chosen->flags & TC_TF_PREEMPTED) == 0;
-    ensures next: \old(tc__k.started) ==>
-              tc__k.next == (tc__k.hisr_top != \null ? tc__k.hisr_top : tc__k.chosen);
+    ensures next: \old(tc__k.started) ==> next_ok;
 */
 TC_HOT void tc__sched_made_ready(tc_thread *t)
 {
@@ -1222,16 +1249,7 @@ TC_HOT void tc__sched_made_ready(tc_thread *t)
 
 /* `t`, ready, leaves the ready set (it blocks, is suspended or ends); the caller changes its
  * state. A preempted thread also leaves the preempted list. */
-/*@ requires thread_ok(t) && ready_ok && is_ready(t);
-    assigns t->ready_list->head, t->sched_node.next, t->sched_node.prev, t->sched_node.next->prev,
-            t->sched_node.prev->next, tc__k.ready_map[t->priority / 32], tc__k.ready_group,
-            t->flags, tc__k.preempted.head, t->preempt_node.next, t->preempt_node.prev,
-            t->preempt_node.next->prev, t->preempt_node.prev->next;
-    ensures map: map_agrees;
-    ensures group: group_agrees;
-    ensures unflagged: (t->flags & TC_TF_PREEMPTED) == 0;
-    ensures unlinked: t->sched_node.next == \null;
-*/
+/*@ TC__ACSL_READY_LEAVES(t) */
 TC_HOT void tc__ready_unlink(tc_thread *t)
 {
 #ifdef __OPTIMIZE_SIZE__
@@ -1265,7 +1283,7 @@ TC_HOT void tc__ready_unlink(tc_thread *t)
     ensures by_cases: ready_ok;
     ensures rule: \let c = tc__k.chosen; \at(chooses(c, 1), Pre);
     ensures unflagged: tc__k.chosen != \null ==> (tc__k.chosen->flags & TC_TF_PREEMPTED) == 0;
-    ensures next: tc__k.next == (tc__k.hisr_top != \null ? tc__k.hisr_top : tc__k.chosen);
+    ensures next: next_ok;
 */
 TC_HOT void tc__sched_chosen_left(void)
 {

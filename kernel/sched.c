@@ -156,11 +156,10 @@ static inline tc_thread *ready_head(unsigned p) { return tc__node_thread(tc__k.r
  * of its callers, which would establish that, are not written (docs/proof.md). */
 /*@ requires thread_ok(t) && ring_ok(&tc__k.preempted) && outside(&t->preempt_node);
     requires off_ring(&tc__k.preempted, &t->preempt_node);
-    requires tc__k.preempted.head != \null ==> \forall tc_node *x; reach(tc__k.preempted.head, x) ==>
-             \valid_read(preempt_of(x));
+    requires ring_preempted(&tc__k.preempted);
     assigns tc__k.preempted.head, t->preempt_node.next, t->preempt_node.prev,
-            { x->prev | tc_node *x; reach(tc__k.preempted.head, x) },
-            { x->prev->next | tc_node *x; reach(tc__k.preempted.head, x) };
+            { x->prev | tc_node *x; on_ring(&tc__k.preempted, x) },
+            { x->prev->next | tc_node *x; on_ring(&tc__k.preempted, x) };
     ensures joined: tc__k.preempted.head != \null && in_list(&tc__k.preempted, &t->preempt_node);
     ensures head_linked: list_ok(&tc__k.preempted);
 */
@@ -193,16 +192,7 @@ void tc__ready_insert(tc_thread *t, bool at_front)
   tc__ready_map_set(t);
 }
 
-/*@ requires thread_ok(t) && ready_ok && is_ready(t);
-    assigns t->ready_list->head, t->sched_node.next, t->sched_node.prev, t->sched_node.next->prev,
-            t->sched_node.prev->next, tc__k.ready_map[t->priority / 32], tc__k.ready_group,
-            t->flags, tc__k.preempted.head, t->preempt_node.next, t->preempt_node.prev,
-            t->preempt_node.next->prev, t->preempt_node.prev->next;
-    ensures map: map_agrees;
-    ensures group: group_agrees;
-    ensures unflagged: (t->flags & TC_TF_PREEMPTED) == 0;
-    ensures unlinked: t->sched_node.next == \null;
-*/
+/*@ TC__ACSL_READY_LEAVES(t) */
 void tc__ready_remove(tc_thread *t)
 {
   tc_list *l = t->ready_list;
@@ -333,14 +323,11 @@ tc_thread *tc__sched_choose(bool keep_running)
 }
 
 /*@ requires ready_ok && choice_ok;
-    requires never_flagged: tc__k.chosen != \null ==> (tc__k.chosen->flags & TC_TF_PREEMPTED) == 0;
-    requires tc__k.chosen != \null && tc__k.chosen->state == TC_READY &&
-             tc__k.chosen->threshold < tc__k.chosen->priority ==> may_preempt(tc__k.chosen);
+    requires displaceable;
     ensures by_cases: ready_ok;
     ensures rule: \old(tc__k.started) ==> \let c = tc__k.chosen; \at(chooses(c, keep_running), Pre);
     ensures unflagged: tc__k.chosen != \null ==> (tc__k.chosen->flags & TC_TF_PREEMPTED) == 0;
-    ensures next: \old(tc__k.started) ==>
-              tc__k.next == (tc__k.hisr_top != \null ? tc__k.hisr_top : tc__k.chosen);
+    ensures next: \old(tc__k.started) ==> next_ok;
 */
 void tc__sched_reschedule(bool keep_running)
 {
