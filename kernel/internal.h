@@ -1277,13 +1277,14 @@ TC_HOT void tc__ready_unlink(tc_thread *t)
 
 /* The chosen thread has left the ready set (tc__ready_unlink, state changed): rule 3. The
  * innermost preempted thread resumes unless a ready thread is above its threshold; else the
- * head of the highest ready list (which is never a preempted thread then). */
+ * head of the highest ready list (which is never a preempted thread then). Its `next` is
+ * next_ok written out: with the predicate, a case of its by_cases runs out of steps. */
 /*@ requires ready_ok && choice_ok && preempted_first;
     requires gone: tc__k.chosen != \null ==> tc__k.chosen->state != TC_READY;
     ensures by_cases: ready_ok;
     ensures rule: \let c = tc__k.chosen; \at(chooses(c, 1), Pre);
     ensures unflagged: tc__k.chosen != \null ==> (tc__k.chosen->flags & TC_TF_PREEMPTED) == 0;
-    ensures next: next_ok;
+    ensures next: tc__k.next == (tc__k.hisr_top != \null ? tc__k.hisr_top : tc__k.chosen);
 */
 TC_HOT void tc__sched_chosen_left(void)
 {
