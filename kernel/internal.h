@@ -376,7 +376,7 @@ inline tc_thread *tc__node_preempted(tc_node *n) { return TC_CONTAINER_OF(n, tc_
 /* The thread behind each node a walk of the preempted list l finds can be read. */
 /*@
   predicate ring_preempted{L}(tc_list *l) =
-      l->head != \null ==> \forall tc_node *x; reach(l->head, x) ==> \valid_read(preempt_of(x));
+      \forall tc_node *x; on_ring(l, x) ==> \valid_read(preempt_of(x));
 */
 /* The head of ready list p is a thread of priority p, ready in its list. */
 /*@
