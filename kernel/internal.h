@@ -285,6 +285,10 @@ extern tc_kernel tc__k;
   predicate off_ring{L}(tc_list *l, tc_node *n) =
       l->head != \null ==> \forall tc_node *x; reach(l->head, x) ==> apart(n, x);
   predicate on_ring{L}(tc_list *l, tc_node *x) = l->head != \null && reach(l->head, x);
+  predicate ring_apart{L}(tc_list *l, tc_thread *t) =
+      \forall tc_node *x; on_ring(l, x) ==> \separated(x, t);
+  predicate rings_apart{L}(tc_list *a, tc_list *b) =
+      \forall tc_node *x; on_ring(a, x) ==> off_ring(b, x);
 */
 /* Nodes a and b of two lists, and their neighbours, do not overlap. */
 /*@
@@ -371,12 +375,15 @@ inline tc_thread *tc__node_thread(tc_node *n) { return TC_THREAD_OF(n); }
     ensures \result == thread_of((tc_node *)n); */
 static inline const tc_thread *tc__node_thread_const(const tc_node *n) { return TC_CONST_THREAD_OF(n); }
 /*@ assigns \nothing;
+    exits \false;
     ensures \result == preempt_of(n); */
 inline tc_thread *tc__node_preempted(tc_node *n) { return TC_CONTAINER_OF(n, tc_thread, preempt_node); }
 /* The thread behind each node a walk of the preempted list l finds can be read. */
 /*@
   predicate ring_preempted{L}(tc_list *l) =
       \forall tc_node *x; on_ring(l, x) ==> \valid_read(preempt_of(x));
+  predicate ring_threads{L}(tc_list *l) =
+      \forall tc_node *x; on_ring(l, x) ==> \valid_read(thread_of(x));
 */
 /* The head of ready list p is a thread of priority p, ready in its list. */
 /*@

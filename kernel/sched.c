@@ -44,14 +44,21 @@ tc_kernel tc__k;
 
 /* ---- lists and calling context (internal.h) --------------------------------------------- */
 
+/* `exits \false` (here, on list_next, tc__node_preempted and preempted_add): the call does not
+ * end the program. WP otherwise proves a caller's assigns on the path where a call exits too,
+ * where the callee's locations are compared with the caller's in a state the walk of a list
+ * does not name, and tc__ready_insert's flagged path does not prove. */
 /*@ requires list_ok(l) && \valid(n) && \separated(l, n);
     requires l->head == \null ? pos == \null :
              apart(n, l->head) && (pos == \null || (in_list(l, pos) && apart(n, pos)));
     requires l->head != \null ==> five_apart(l->head, l->head->next, l->head->prev,
         pos == \null ? l->head : pos, pos == \null ? l->head->prev : pos->prev);
     assigns l->head, n->next, n->prev,
-            { x->prev | tc_node *x; x != \null && (x == l->head || x == pos) },
-            { x->prev->next | tc_node *x; x != \null && (x == l->head || x == pos) };
+            { l->head->prev | tc_node *x; l->head != \null },
+            { pos->prev | tc_node *x; pos != \null },
+            { l->head->prev->next | tc_node *x; l->head != \null },
+            { pos->prev->next | tc_node *x; pos != \null };
+    exits \false;
     ensures l->head != \null && in_list(l, n);
     ensures head_linked: list_ok(l);
     behavior empty:
@@ -120,6 +127,7 @@ bool tc__list_contains(const tc_list *l, const tc_node *n)
 /* The node after `n` in `l`, NULL past the back: for walks that stop at an insertion point. */
 /*@ requires \valid_read(n) && \valid_read(l);
     assigns \nothing;
+    exits \false;
     ensures n->next == l->head ==> \result == \null;
     ensures n->next != l->head ==> \result == n->next;
 */
@@ -152,16 +160,26 @@ static inline tc_thread *ready_head(unsigned p) { return tc__node_thread(tc__k.r
 
 /* Enter a flagged thread in the preempted list, before every entry whose threshold is not
  * stricter: among equal thresholds the most recently preempted comes first. */
-/* Its proof takes the list as a walk from its head finds it (ring_ok) as given: the proofs
- * of its callers, which would establish that, are not written (docs/proof.md). */
+/* Its proof, and tc__ready_insert's, take the lists as a walk from their heads finds them
+ * (ring_ok) as given: the proofs of their callers, which would establish that, are not
+ * written (docs/proof.md). Besides joining the list, it says what it leaves alone (the last
+ * three postconditions, the third proved case by case): the frame tc__ready_insert needs. */
 /*@ requires thread_ok(t) && ring_ok(&tc__k.preempted) && outside(&t->preempt_node);
     requires off_ring(&tc__k.preempted, &t->preempt_node);
-    requires ring_preempted(&tc__k.preempted);
+    requires ring_preempted(&tc__k.preempted) && ring_apart(&tc__k.preempted, t);
     assigns tc__k.preempted.head, t->preempt_node.next, t->preempt_node.prev,
             { x->prev | tc_node *x; on_ring(&tc__k.preempted, x) },
             { x->prev->next | tc_node *x; on_ring(&tc__k.preempted, x) };
     ensures joined: tc__k.preempted.head != \null && in_list(&tc__k.preempted, &t->preempt_node);
     ensures head_linked: list_ok(&tc__k.preempted);
+    ensures kept_heads: \forall integer p; 0 <= p < TC_PRIORITIES ==>
+              tc__k.ready[p].head == \old(tc__k.ready[p].head);
+    ensures kept_thread: t->ready_list == \old(t->ready_list) &&
+              t->ready_word == \old(t->ready_word);
+    ensures by_cases: \forall tc_node *y; \old(off_ring(&tc__k.preempted, y)) &&
+              \separated(y, &t->preempt_node) && \separated(y, &tc__k) ==>
+              y->next == \old(y->next) && y->prev == \old(y->prev);
+    exits \false;
 */
 static void preempted_add(tc_thread *t)
 {
@@ -170,26 +188,161 @@ static void preempted_add(tc_thread *t)
   /*@ loop invariant pos == \null || (l->head != \null && reach(l->head, pos));
       loop assigns pos; */
   while (pos != NULL && PREEMPTED_OF(pos)->threshold < t->threshold) pos = list_next(l, pos);
+  /* The nodes the insertion writes through lie apart from the kernel's state, from t and
+   * from every node off the ring. */
+  /*@ assert writes_apart: l->head != \null ==>
+        \forall tc_node *x; x == l->head || (pos != \null && x == pos) ==>
+          \separated(x, &tc__k) && \separated(x->prev, &tc__k) &&
+          \separated(x, t) && \separated(x->prev, t) &&
+          \forall tc_node *y; \separated(y, &t->preempt_node) && off_ring(l, y) ==>
+            \separated(x, y) && \separated(x->prev, y); */
+  /* The same, at the fields the insertion writes: what the third postcondition needs. */
+  /*@ assert by_cases: \forall tc_node *y;
+        \separated(y, &t->preempt_node) && \separated(y, &tc__k) && off_ring(l, y) ==>
+          (l->head != \null ==> \separated(&y->prev, &l->head->prev, &l->head->prev->next) &&
+                                \separated(&y->next, &l->head->prev, &l->head->prev->next)) &&
+          (pos != \null ==> \separated(&y->prev, &pos->prev, &pos->prev->next) &&
+                            \separated(&y->next, &pos->prev, &pos->prev->next)); */
   tc__list_insert(l, pos, &t->preempt_node);
 }
 
+/*@ requires \valid_read(thread_of((tc_node *)n));
+    assigns \nothing;
+    ensures \result <==> (thread_of((tc_node *)n)->flags & TC_TF_PREEMPTED) != 0;
+*/
 static inline bool flagged(const tc_node *n) { return (tc__node_thread_const(n)->flags & TC_TF_PREEMPTED) != 0; }
 
-void tc__ready_insert(tc_thread *t, bool at_front)
+/* x, when not NULL, and the node before it lie apart from the kernel's state and from t. */
+/*@ predicate writable_before{L}(tc_node *x, tc_thread *t) = x != \null ==>
+      \separated(x, &tc__k) && \separated(x->prev, &tc__k) &&
+      \separated(x, t) && \separated(x->prev, t);
+*/
+
+/* `t` joins its list before `pos` (at the back when NULL) and its bit in the map is set: the
+ * part of tc__ready_insert that comes after the choice of the place. Its contract names only
+ * the nodes it writes, so that its callers' frames are small. */
+/*@ requires thread_ok(t) && map_agrees_but(t->priority) && group_agrees;
+    requires list_ok(t->ready_list) && \valid(&t->sched_node) &&
+             \separated(t->ready_list, &t->sched_node);
+    requires t->ready_list->head == \null ? pos == \null :
+             apart(&t->sched_node, t->ready_list->head) &&
+             (pos == \null || (in_list(t->ready_list, pos) && apart(&t->sched_node, pos)));
+    requires t->ready_list->head != \null ==>
+             five_apart(t->ready_list->head, t->ready_list->head->next, t->ready_list->head->prev,
+                        pos == \null ? t->ready_list->head : pos,
+                        pos == \null ? t->ready_list->head->prev : pos->prev);
+    requires writable_before(t->ready_list->head, t) && writable_before(pos, t);
+    assigns t->ready_list->head, t->sched_node.next, t->sched_node.prev,
+            { t->ready_list->head->prev | tc_node *x; t->ready_list->head != \null },
+            { pos->prev | tc_node *x; pos != \null },
+            { t->ready_list->head->prev->next | tc_node *x; t->ready_list->head != \null },
+            { pos->prev->next | tc_node *x; pos != \null },
+            tc__k.ready_map[t->priority / 32], tc__k.ready_group;
+    ensures joined: t->ready_list->head != \null && in_list(t->ready_list, &t->sched_node);
+    ensures head_linked: list_ok(t->ready_list);
+    ensures map: map_agrees;
+    ensures group: group_agrees;
+*/
+static inline void ready_insert_at(tc_thread *t, tc_node *pos)
 {
   tc_list *l = t->ready_list;
-  tc_node *pos = NULL; /* the back */
-  if ((t->flags & TC_TF_PREEMPTED) != 0u) {
-    pos = l->head;
-    preempted_add(t);
-  } else if (at_front) {
-    /* Right behind the flagged threads: where a thread that was running belongs, so that it
-     * resumes before the threads that have not run yet. */
-    pos = l->head;
-    while (pos != NULL && flagged(pos)) pos = list_next(l, pos);
-  }
+  /*@ assert heads_apart: \forall integer p; 0 <= p < TC_PRIORITIES && p != t->priority ==>
+        \separated(&l->head, &tc__k.ready[p].head) &&
+        \separated(&t->sched_node.next, &tc__k.ready[p].head) &&
+        \separated(&t->sched_node.prev, &tc__k.ready[p].head) &&
+        (pos != \null ==> \separated(&pos->prev, &tc__k.ready[p].head) &&
+                          \separated(&pos->prev->next, &tc__k.ready[p].head)) &&
+        (l->head != \null ==> \separated(&l->head->prev, &tc__k.ready[p].head) &&
+                              \separated(&l->head->prev->next, &tc__k.ready[p].head)); */
+  /*@ assert fields_apart:
+        (pos != \null ==> \separated(&pos->prev, &t->ready_list, &t->ready_word) &&
+                          \separated(&pos->prev->next, &t->ready_list, &t->ready_word)) &&
+        (l->head != \null ==> \separated(&l->head->prev, &t->ready_list, &t->ready_word) &&
+                              \separated(&l->head->prev->next, &t->ready_list, &t->ready_word)); */
   tc__list_insert(l, pos, &t->sched_node);
+  /*@ assert kept_heads: \forall integer p; 0 <= p < TC_PRIORITIES && p != t->priority ==>
+        tc__k.ready[p].head == \at(tc__k.ready[p].head, Pre); */
+  //@ assert kept_fields: t->ready_list == l && t->ready_word == \at(t->ready_word, Pre);
   tc__ready_map_set(t);
+}
+
+/* A flagged thread enters the preempted list, then the front of its ready list. What it
+ * needs of the ready list is the local view of its head (which the preempted list's change
+ * leaves alone: the head and its neighbours lie off the preempted ring). */
+/*@ requires thread_ok(t) && map_agrees_but(t->priority) && group_agrees;
+    requires ring_ok(&tc__k.preempted) && ring_preempted(&tc__k.preempted) &&
+             outside(&t->preempt_node) && off_ring(&tc__k.preempted, &t->preempt_node) &&
+             ring_apart(&tc__k.preempted, t);
+    requires list_ok(t->ready_list) && \valid(&t->sched_node) &&
+             \separated(t->ready_list, &t->sched_node);
+    requires t->ready_list->head != \null ==>
+             in_list(t->ready_list, t->ready_list->head) &&
+             apart(&t->sched_node, t->ready_list->head) &&
+             local_apart(t->ready_list->head) &&
+             \forall tc_node *y; y == t->ready_list->head || y == t->ready_list->head->next ||
+               y == t->ready_list->head->prev ==>
+               off_ring(&tc__k.preempted, y) && \separated(y, &t->preempt_node) &&
+               \separated(y, &tc__k) && \separated(y, t);
+    assigns t->ready_list->head, t->sched_node.next, t->sched_node.prev,
+            { t->ready_list->head->prev | tc_node *x; t->ready_list->head != \null },
+            { t->ready_list->head->prev->next | tc_node *x; t->ready_list->head != \null },
+            tc__k.ready_map[t->priority / 32], tc__k.ready_group,
+            tc__k.preempted.head, t->preempt_node.next, t->preempt_node.prev,
+            { x->prev | tc_node *x; on_ring(&tc__k.preempted, x) },
+            { x->prev->next | tc_node *x; on_ring(&tc__k.preempted, x) };
+    ensures joined: t->ready_list->head != \null && in_list(t->ready_list, &t->sched_node);
+    ensures head_linked: list_ok(t->ready_list);
+    ensures map: map_agrees;
+    ensures group: group_agrees;
+*/
+static void ready_insert_flagged(tc_thread *t)
+{
+  tc_list *l = t->ready_list;
+  tc_node *pos = l->head;
+  //@ assert own_list: l == &tc__k.ready[t->priority];
+  preempted_add(t);
+  //@ assert kept_head: l->head == pos;
+  /*@ assert kept_links: pos != \null ==> \let q = pos; q->next == \at(q->next, Pre) &&
+        q->prev == \at(q->prev, Pre) && q->next->prev == q && q->prev->next == q; */
+  ready_insert_at(t, pos);
+}
+
+/*@ requires thread_ok(t) && ring_ok(t->ready_list) && ring_threads(t->ready_list);
+    requires outside(&t->sched_node) && off_ring(t->ready_list, &t->sched_node);
+    requires ring_apart(t->ready_list, t) && map_agrees_but(t->priority) && group_agrees;
+    requires (t->flags & TC_TF_PREEMPTED) != 0 ==>
+             ring_ok(&tc__k.preempted) && ring_preempted(&tc__k.preempted) &&
+             outside(&t->preempt_node) && off_ring(&tc__k.preempted, &t->preempt_node) &&
+             ring_apart(&tc__k.preempted, t) && rings_apart(t->ready_list, &tc__k.preempted);
+    assigns t->ready_list->head, t->sched_node.next, t->sched_node.prev,
+            { x->prev | tc_node *x; on_ring(t->ready_list, x) },
+            { x->prev->next | tc_node *x; on_ring(t->ready_list, x) },
+            tc__k.ready_map[t->priority / 32], tc__k.ready_group,
+            tc__k.preempted.head, t->preempt_node.next, t->preempt_node.prev,
+            { x->prev | tc_node *x; on_ring(&tc__k.preempted, x) },
+            { x->prev->next | tc_node *x; on_ring(&tc__k.preempted, x) };
+    ensures joined: t->ready_list->head != \null && in_list(t->ready_list, &t->sched_node);
+    ensures head_linked: list_ok(t->ready_list);
+    ensures map: map_agrees;
+    ensures group: group_agrees;
+*/
+void tc__ready_insert(tc_thread *t, bool at_front)
+{
+  if ((t->flags & TC_TF_PREEMPTED) != 0u) {
+    ready_insert_flagged(t);
+  } else {
+    tc_list *l = t->ready_list;
+    tc_node *pos = NULL; /* the back */
+    if (at_front) {
+      /* Right behind the flagged threads: where a thread that was running belongs, so that
+       * it resumes before the threads that have not run yet. */
+      pos = l->head;
+      /*@ loop invariant pos == \null || on_ring(l, pos);
+          loop assigns pos; */
+      while (pos != NULL && flagged(pos)) pos = list_next(l, pos);
+    }
+    ready_insert_at(t, pos);
+  }
 }
 
 /*@ TC__ACSL_READY_LEAVES(t) */
