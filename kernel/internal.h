@@ -179,11 +179,8 @@ extern tc_kernel tc__k;
 /*@
   predicate top_bit(uint32_t w, integer k) = (w & (1 << (31 - k))) != 0;
 */
-/* The kernel's shifts and masks of a priority, as arithmetic. */
+/* A map word's bit as a shift of the top bit. */
 /*@
-  lemma low_bits: \forall integer p; 0 <= p ==> (p & 31) == p % 32;
-  lemma high_bits: \forall integer p; 0 <= p ==> (p >> 5) == p / 32;
-  lemma word_and_bit: \forall integer w, c; 0 <= w < 32 && 0 <= c < 32 ==> (c | (w << 5)) == 32 * w + c;
   lemma top_shift: \forall integer k; 0 <= k < 32 ==> (0x80000000 >> k) == (1 << (31 - k));
 */
 /* The ready map: bit p is set exactly when ready list p is non-empty (skipping p = x). */
@@ -479,7 +476,9 @@ inline tc_thread *tc__node_preempted(tc_node *n) { return TC_CONTAINER_OF(n, tc_
 #define TC__GROUPED (TC_MAP_WORDS > 1)
 
 /* Set a thread's effective priority: the field, and the ready list and map bits that go with
- * it (the hot paths find each with one load). */
+ * it (the hot paths find each with one load). The word and bit are written as unsigned
+ * division and remainder by 32, which compile to the same shift and mask, so that WP reads
+ * them as the arithmetic its invariants state, without lemmas on bitwise operators. */
 /*@ requires \valid(t) && \separated(t, &tc__k) && priority < TC_PRIORITIES;
     assigns t->priority, t->ready_list, t->ready_word, t->ready_bit TC__ACSL_GROUP_BIT(t);
     ensures t->priority == priority && bits_of(t);
@@ -488,10 +487,11 @@ TC_HOT void tc__set_priority(tc_thread *t, unsigned priority)
 {
   t->priority = (uint16_t)priority;
   t->ready_list = &tc__k.ready[priority];
-  t->ready_word = &tc__k.ready_map[priority >> 5];
-  t->ready_bit = TC__TOP_BIT >> (priority & 31u);
+  t->ready_word = &tc__k.ready_map[priority / 32u];
+  t->ready_bit = TC__TOP_BIT >> (priority % 32u);
 #if TC_PRIORITIES > 32
-  t->ready_group_bit = TC__TOP_BIT >> (priority >> 5);
+  t->ready_group_bit = TC__TOP_BIT >> (priority / 32u);
+  //@ assert t->ready_group_bit == 1 << (31 - priority / 32);
 #endif
 }
 
@@ -636,6 +636,22 @@ bool tc__list_contains(const tc_list *l, const tc_node *n);
 
 /* ---- scheduler (sched.c) ---------------------------------------------------------------- */
 
+/* What the preempted list's insertion may write (preempted_add, and the insertions of a
+ * flagged thread that call it): the list's head, the thread's node, and links of nodes a walk
+ * of the list finds. */
+#define TC__ACSL_PREEMPTED_WRITES(t)                                                             \
+  tc__k.preempted.head, (t)->preempt_node.next, (t)->preempt_node.prev,                          \
+      { x->prev | tc_node *x; on_ring(&tc__k.preempted, x) },                                    \
+      { x->prev->next | tc_node *x; on_ring(&tc__k.preempted, x) }
+/* What a thread's joining its ready list gives back (tc__ready_insert, its two halves and
+ * tc__ready_append): its node linked into a non-empty list whose head is still linked, and the
+ * map and group invariants. */
+#define TC__ACSL_READY_JOINED(t)                                                                 \
+  ensures joined: (t)->ready_list->head != \null && in_list((t)->ready_list, &(t)->sched_node);  \
+  ensures head_linked: list_ok((t)->ready_list);                                                 \
+  ensures map: map_agrees;                                                                       \
+  ensures group: group_agrees;
+
 /* The contract of tc__ready_remove and of its inline twin tc__ready_unlink: `t`, ready, leaves
  * its list (and the preempted list if flagged), unflagged, with the map and group kept. */
 #define TC__ACSL_READY_LEAVES(t)                                                                 \
@@ -683,12 +699,12 @@ inline unsigned tc__map_first(uint32_t group, const uint32_t *map)
   //@ assert w < TC_MAP_WORDS && map[w] != 0;
   //@ assert \forall integer v; 0 <= v < w ==> map[v] == 0;
   unsigned b = (unsigned)__builtin_clz(map[w]);
-  //@ assert ((w << 5) | b) == 32 * w + b;
   //@ assert \forall integer q; 0 <= q < 32 * w ==> map[q / 32] == 0;
   //@ assert \forall integer q; 0 <= q < 32 * w ==> !top_bit(map[q / 32], q % 32);
   //@ assert \forall integer q; 32 * w <= q < 32 * w + b ==> q / 32 == w && q % 32 < b;
+  //@ assert \forall integer k; 0 <= k < b ==> !top_bit(map[w], k);
   //@ assert in_word: \forall integer q; 32 * w <= q < 32 * w + b ==> !top_bit(map[q / 32], q % 32);
-  return (w << 5) | b;
+  return (w * 32u) + b; /* one shifted add, as (w << 5) | b was one shifted or: arithmetic WP reads */
 }
 /* The highest ready priority; some thread must be ready. */
 /*@ requires ready_ok && map_nonempty;
@@ -1185,10 +1201,7 @@ TC_HOT void tc__commit_thread_to_thread(tc_thread *from, tc_thread *to)
 /*@ requires thread_ok(t) && ready_ok && may_join(t);
     assigns t->ready_list->head, t->sched_node.next, t->sched_node.prev, t->ready_list->head->prev,
             t->ready_list->head->prev->next, tc__k.ready_map[t->priority / 32], tc__k.ready_group;
-    ensures map: map_agrees;
-    ensures group: group_agrees;
-    ensures joined: t->ready_list->head != \null && in_list(t->ready_list, &t->sched_node);
-    ensures head_linked: list_ok(t->ready_list);
+    TC__ACSL_READY_JOINED(t)
 */
 TC_HOT void tc__ready_append(tc_thread *t)
 {
@@ -1208,6 +1221,9 @@ TC_HOT void tc__ready_append(tc_thread *t)
     n->prev = h->prev;
     h->prev->next = n;
     h->prev = n;
+    /* The links around the head, stated for WP: left to find among the map's facts, the
+     * provers ran out of steps at some priority counts. */
+    //@ assert head_links: h->prev == n && n->next == h && n->prev->next == n && h->next->prev == h;
   }
 }
 

@@ -167,9 +167,7 @@ static inline tc_thread *ready_head(unsigned p) { return tc__node_thread(tc__k.r
 /*@ requires thread_ok(t) && ring_ok(&tc__k.preempted) && outside(&t->preempt_node);
     requires off_ring(&tc__k.preempted, &t->preempt_node);
     requires ring_preempted(&tc__k.preempted) && ring_apart(&tc__k.preempted, t);
-    assigns tc__k.preempted.head, t->preempt_node.next, t->preempt_node.prev,
-            { x->prev | tc_node *x; on_ring(&tc__k.preempted, x) },
-            { x->prev->next | tc_node *x; on_ring(&tc__k.preempted, x) };
+    assigns TC__ACSL_PREEMPTED_WRITES(t);
     ensures joined: tc__k.preempted.head != \null && in_list(&tc__k.preempted, &t->preempt_node);
     ensures head_linked: list_ok(&tc__k.preempted);
     ensures kept_heads: \forall integer p; 0 <= p < TC_PRIORITIES ==>
@@ -238,10 +236,7 @@ static inline bool flagged(const tc_node *n) { return (tc__node_thread_const(n)-
             { t->ready_list->head->prev->next | tc_node *x; t->ready_list->head != \null },
             { pos->prev->next | tc_node *x; pos != \null },
             tc__k.ready_map[t->priority / 32], tc__k.ready_group;
-    ensures joined: t->ready_list->head != \null && in_list(t->ready_list, &t->sched_node);
-    ensures head_linked: list_ok(t->ready_list);
-    ensures map: map_agrees;
-    ensures group: group_agrees;
+    TC__ACSL_READY_JOINED(t)
 */
 static inline void ready_insert_at(tc_thread *t, tc_node *pos)
 {
@@ -287,13 +282,8 @@ static inline void ready_insert_at(tc_thread *t, tc_node *pos)
             { t->ready_list->head->prev | tc_node *x; t->ready_list->head != \null },
             { t->ready_list->head->prev->next | tc_node *x; t->ready_list->head != \null },
             tc__k.ready_map[t->priority / 32], tc__k.ready_group,
-            tc__k.preempted.head, t->preempt_node.next, t->preempt_node.prev,
-            { x->prev | tc_node *x; on_ring(&tc__k.preempted, x) },
-            { x->prev->next | tc_node *x; on_ring(&tc__k.preempted, x) };
-    ensures joined: t->ready_list->head != \null && in_list(t->ready_list, &t->sched_node);
-    ensures head_linked: list_ok(t->ready_list);
-    ensures map: map_agrees;
-    ensures group: group_agrees;
+            TC__ACSL_PREEMPTED_WRITES(t);
+    TC__ACSL_READY_JOINED(t)
 */
 static void ready_insert_flagged(tc_thread *t)
 {
@@ -318,13 +308,8 @@ static void ready_insert_flagged(tc_thread *t)
             { x->prev | tc_node *x; on_ring(t->ready_list, x) },
             { x->prev->next | tc_node *x; on_ring(t->ready_list, x) },
             tc__k.ready_map[t->priority / 32], tc__k.ready_group,
-            tc__k.preempted.head, t->preempt_node.next, t->preempt_node.prev,
-            { x->prev | tc_node *x; on_ring(&tc__k.preempted, x) },
-            { x->prev->next | tc_node *x; on_ring(&tc__k.preempted, x) };
-    ensures joined: t->ready_list->head != \null && in_list(t->ready_list, &t->sched_node);
-    ensures head_linked: list_ok(t->ready_list);
-    ensures map: map_agrees;
-    ensures group: group_agrees;
+            TC__ACSL_PREEMPTED_WRITES(t);
+    TC__ACSL_READY_JOINED(t)
 */
 void tc__ready_insert(tc_thread *t, bool at_front)
 {
