@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 """tacet prove's reading of WP's output and of docs/proof.md's table, and their comparison."""
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -8,12 +9,21 @@ import pytest
 from tacet.cli import make_parser
 from tacet.core.errors import TacetError
 from tacet.project.prove import (
+    AXIOMS_SOURCE,
     DOC,
+    INDUCTION,
     PRIORITY_COUNTS,
+    Induction,
     Run,
     compare,
+    induction_problems,
+    parse_axiomatics,
     parse_listed,
+    parse_theories,
+    parse_why3_output,
     parse_wp_output,
+    run_induction,
+    why3_config,
     wp_command,
 )
 
@@ -212,3 +222,135 @@ def test_bad_option_is_refused_before_anything_runs(args: list[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
         make_parser().parse_args(["prove", *args])
     assert exit_.value.code == 2
+
+
+AXIOMATICS = """\
+/*@ axiomatic Casts {
+      logic int *cast(int *p);
+      axiom cast_id: \\forall int *p; cast(p) == p;
+    }
+*/
+/*@ axiomatic Walks {
+  predicate step{L1,L2}(int *p) = \\at(*p, L1) == \\at(*p, L2);
+  axiom walk_one{L1,L2}: \\forall int *p; step{L1,L2}(p) ==> \\true;
+  axiom walk_two: \\true;
+  }
+*/
+"""
+
+THEORIES = """\
+(* lemma in_a_comment: not a lemma *)
+theory Walk
+  predicate step (x: int) = x = 1 (* definitions only: names no axiomatic *)
+end
+theory Walks
+  lemma walk_one: true
+  lemma helper: true (* a lemma the axioms do not name *)
+  lemma walk_two: true
+end
+"""
+
+WHY3_OUTPUT = """\
+File "proof/reach.mlw", line 3, characters 2-20:
+Goal walk_one.
+Prover result is: Valid (0.01s, 4849 steps).
+
+File "proof/reach.mlw", line 3, characters 2-20:
+Goal walk_one.
+Prover result is: Valid (0.02s, 7200 steps).
+
+File "proof/reach.mlw", line 4, characters 2-20:
+Goal helper.
+Prover result is: Valid (0.02s, 5742 steps).
+
+File "proof/reach.mlw", line 5, characters 2-20:
+Goal walk_two.
+Prover result is: Valid (0.01s, 6053 steps).
+
+File "proof/reach.mlw", line 5, characters 2-20:
+Goal walk_two.
+Prover result is: Unknown (unknown) (0.45s, 1000190 steps).
+"""
+
+
+def test_axiomatics_and_their_axioms_braces_of_labels_included() -> None:
+    assert parse_axiomatics(AXIOMATICS) == {
+        "Casts": ("cast_id",),
+        "Walks": ("walk_one", "walk_two"),
+    }
+
+
+def test_unclosed_axiomatic_is_named_with_its_line() -> None:
+    with pytest.raises(TacetError, match=rf"{AXIOMS_SOURCE}:6: axiomatic Walks is not closed"):
+        parse_axiomatics(AXIOMATICS.rsplit("}", 1)[0])
+
+
+def test_theories_and_their_lemmas_comments_left_out() -> None:
+    assert parse_theories(THEORIES) == {
+        "Walk": (),
+        "Walks": ("walk_one", "helper", "walk_two"),
+    }
+
+
+def test_a_lemma_declared_twice_or_no_theory_is_refused() -> None:
+    with pytest.raises(TacetError, match="lemma walk_one is declared twice"):
+        parse_theories(THEORIES + THEORIES.replace("Walk", "Other"))
+    with pytest.raises(TacetError, match="no theory"):
+        parse_theories("(* nothing *)")
+
+
+def test_a_lemma_is_proved_when_each_case_of_its_induction_is() -> None:
+    assert parse_why3_output(WHY3_OUTPUT) == {"walk_one": True, "helper": True, "walk_two": False}
+
+
+def induction(lemmas: dict[str, bool], axioms: tuple[str, ...]) -> Induction:
+    return Induction(lemmas, {"Walks": tuple(lemmas)}, {"Walks": axioms}, 0.5)
+
+
+def test_induction_agrees_when_every_lemma_proves_and_every_axiom_is_one() -> None:
+    assert induction_problems(induction({"walk_one": True, "helper": True}, ("walk_one",))) == []
+
+
+def test_unproved_lemma_and_axiom_without_lemma_fail() -> None:
+    problems = induction_problems(induction({"walk_one": False}, ("walk_one", "walk_two")))
+    assert problems == [
+        f"{INDUCTION}: lemma walk_one is not proved (induction_pr, then z3 at 1,000,000 steps)",
+        f"{AXIOMS_SOURCE}: axiom walk_two of axiomatic Walks is no lemma of theory Walks "
+        f"in {INDUCTION}",
+    ]
+
+
+@pytest.mark.skipif(shutil.which("why3") is None, reason="why3 is not installed")
+def test_the_repository_lemmas_prove_and_stand_behind_their_axioms(tmp_path: Path) -> None:
+    repo = Path(__file__).resolve().parents[2]
+    run = run_induction(repo, why3_config(tmp_path))
+    assert run.lemmas and all(run.lemmas.values())
+    assert set(run.axiomatics) == {"RingRemoval", "RingInsertion", "RingOfOne"}
+    assert all(run.axiomatics.values()) and induction_problems(run) == []
+
+
+@pytest.mark.skipif(shutil.which("why3") is None, reason="why3 is not installed")
+def test_a_theory_of_lemmas_naming_no_axiomatic_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "proof").mkdir()
+    (tmp_path / "kernel").mkdir()
+    (tmp_path / AXIOMS_SOURCE).write_text(AXIOMATICS)
+    (tmp_path / INDUCTION).write_text(THEORIES.replace("theory Walks", "theory Nowhere"))
+    with pytest.raises(TacetError, match="theory Nowhere names no axiomatic block"):
+        run_induction(tmp_path, why3_config(tmp_path / "build"))
+
+
+@pytest.mark.skipif(shutil.which("why3") is None, reason="why3 is not installed")
+def test_a_false_lemma_does_not_prove(tmp_path: Path) -> None:
+    repo = Path(__file__).resolve().parents[2]
+    (tmp_path / "proof").mkdir()
+    (tmp_path / "kernel").mkdir()
+    shutil.copy(repo / AXIOMS_SOURCE, tmp_path / AXIOMS_SOURCE)
+    text = (repo / INDUCTION).read_text()
+    wrong = text.replace("reach next1 h x /\\ x <> n", "reach next1 h x /\\ x <> p")
+    assert wrong != text
+    (tmp_path / INDUCTION).write_text(wrong)
+    run = run_induction(tmp_path, why3_config(tmp_path / "build"))
+    assert induction_problems(run) == [
+        f"{INDUCTION}: lemma reach_remove_old is not proved (induction_pr, then z3 at "
+        "1,000,000 steps)"
+    ]

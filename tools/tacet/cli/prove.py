@@ -11,14 +11,19 @@ from tacet.core.repo import find_repo
 from tacet.project.prove import (
     DOC,
     FUNCTIONS,
+    INDUCTION,
+    INDUCTION_PROVER,
+    INDUCTION_TRANSFORM,
     PRIORITY_COUNTS,
     SOURCE,
     STEPS,
     TIMEOUT,
     compare,
     frama_c_version,
+    induction_problems,
     parse_listed,
     prover_versions,
+    run_induction,
     run_wp,
     why3_config,
 )
@@ -82,6 +87,15 @@ def handle(args: argparse.Namespace) -> int:
     )
     sys.stdout.flush()
     start = time.monotonic()
+    induction = run_induction(repo, conf)
+    axioms = sum(len(axioms) for axioms in induction.axiomatics.values())
+    print(
+        f"{INDUCTION}: {len(induction.lemmas)} lemmas, {sum(induction.lemmas.values())} "
+        f"proved by Why3 ({INDUCTION_TRANSFORM}, then {INDUCTION_PROVER}), standing behind "
+        f"the {axioms} axioms of {', '.join(induction.axiomatics) or 'no axiomatic'}, "
+        f"{induction.seconds:.0f} s"
+    )
+    sys.stdout.flush()
     runs = []
     for priorities in counts:
         run = run_wp(repo, priorities, conf, args.jobs)
@@ -94,7 +108,7 @@ def handle(args: argparse.Namespace) -> int:
         sys.stdout.flush()
     total = sum(len(r.goals) for r in runs)
     proved = sum(r.proved for r in runs)
-    problems = compare(runs, listed)
+    problems = induction_problems(induction) + compare(runs, listed)
     unlisted = sum(1 for r in runs for g, ok in r.goals.items() if not ok and g not in listed)
     print(
         f"total: {total} goals, {proved} proved, {total - proved} not proved "

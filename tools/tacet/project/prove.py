@@ -56,6 +56,15 @@ FUNCTIONS = (
     "tc__sched_made_ready",
 )
 
+# The lemmas that need induction, which WP's SMT provers do not do: each theory of this Why3
+# file that has lemmas is named after an axiomatic block of AXIOMS_SOURCE, whose axioms are
+# lemmas of the same names there. Why3 proves them: induction over the first inductive
+# premise (Why3's transformation INDUCTION_TRANSFORM), then Z3 on each case.
+INDUCTION = "proof/reach.mlw"
+AXIOMS_SOURCE = "kernel/internal.h"
+INDUCTION_TRANSFORM = "induction_pr"
+INDUCTION_PROVER = "z3"
+
 # "[wp] [Z3 4.8.12] Goal typed_f_ensures : Valid (...)", "[wp] [Failed] Goal typed_f_assert"
 GOAL = re.compile(r"^\[wp\] \[([^\]]+)\] Goal (\S+)(?: : (\w+))?")
 # A property named by_cases (`ensures by_cases: ...`) is proved case by case: WP splits its
@@ -294,3 +303,155 @@ def frama_c_version() -> str:
             "tacet prove needs frama-c, which is not on PATH (make deps installs it)"
         ) from None
     return result.stdout.strip()
+
+
+@dataclass(frozen=True)
+class Induction:
+    """The Why3 run on INDUCTION: each lemma, proved or not (every case of its induction), the
+    axioms of each axiomatic block that a theory of the file names, and how long it took."""
+
+    lemmas: Mapping[str, bool]
+    theories: Mapping[str, tuple[str, ...]]
+    axiomatics: Mapping[str, tuple[str, ...]]
+    seconds: float
+
+
+def _block(text: str, start: int) -> str:
+    """The text between the brace at or after `start` and the brace that closes it."""
+    opening = text.index("{", start)
+    depth = 0
+    for i in range(opening, len(text)):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return text[opening + 1 : i]
+    raise ValueError("unclosed brace")
+
+
+def parse_axiomatics(text: str, where: str = AXIOMS_SOURCE) -> dict[str, tuple[str, ...]]:
+    """The ACSL axiomatic blocks of a source and the names of their axioms."""
+    blocks: dict[str, tuple[str, ...]] = {}
+    for m in re.finditer(r"\baxiomatic\s+(\w+)\s*\{", text):
+        try:
+            body = _block(text, m.end() - 1)
+        except ValueError:
+            line = text.count("\n", 0, m.start()) + 1
+            raise TacetError(f"{where}:{line}: axiomatic {m.group(1)} is not closed") from None
+        blocks[m.group(1)] = tuple(re.findall(r"\baxiom\s+(\w+)", body))
+    return blocks
+
+
+def parse_theories(text: str, where: str = INDUCTION) -> dict[str, tuple[str, ...]]:
+    """The theories of a Why3 file and the names of their lemmas (unique in the file, as Why3's
+    report names a goal without its theory)."""
+    theories: dict[str, tuple[str, ...]] = {}
+    seen: set[str] = set()
+    text = re.sub(r"\(\*.*?\*\)", "", text, flags=re.S)  # comments (not nested here)
+    for m in re.finditer(r"\btheory\s+(\w+)(.*?)\bend\b", text, re.S):
+        lemmas = tuple(re.findall(r"\blemma\s+(\w+)", m.group(2)))
+        for lemma in lemmas:
+            if lemma in seen:
+                raise TacetError(f"{where}: lemma {lemma} is declared twice")
+            seen.add(lemma)
+        theories[m.group(1)] = lemmas
+    if not theories:
+        raise TacetError(f"{where}: no theory")
+    return theories
+
+
+# "Goal reach_remove_old." then "Prover result is: Valid (0.01s, 4849 steps)."
+WHY3_GOAL = re.compile(r"^Goal (\w+)\.$")
+WHY3_RESULT = re.compile(r"^Prover result is: (\w+)")
+
+
+def parse_why3_output(text: str) -> dict[str, bool]:
+    """Each goal why3 prove reported, proved when every task of it (each case of an induction)
+    is Valid."""
+    goals: dict[str, bool] = {}
+    goal = None
+    for line in text.splitlines():
+        if m := WHY3_GOAL.match(line.strip()):
+            goal = m.group(1)
+        elif (m := WHY3_RESULT.match(line.strip())) and goal is not None:
+            goals[goal] = goals.get(goal, True) and m.group(1) == "Valid"
+            goal = None
+    return goals
+
+
+def induction_command(repo: Path) -> list[str]:
+    return [
+        "why3",
+        "prove",
+        "-P",
+        INDUCTION_PROVER,
+        "-s",
+        str(STEPS),
+        "-t",
+        str(TIMEOUT),
+        "-a",
+        INDUCTION_TRANSFORM,
+        str(repo / INDUCTION),
+    ]
+
+
+def run_induction(repo: Path, conf: Path) -> Induction:
+    """Why3 on the lemmas proved by induction, and the axiomatic blocks they stand behind."""
+    try:
+        theories = parse_theories((repo / INDUCTION).read_text())
+        axiomatics = parse_axiomatics((repo / AXIOMS_SOURCE).read_text())
+    except OSError as error:
+        raise TacetError(f"{error.filename}: {error.strerror}") from None
+    start = time.monotonic()
+    try:
+        result = subprocess.run(
+            induction_command(repo),
+            cwd=repo,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            errors="replace",
+            env={**os.environ, "WHY3CONFIG": str(conf)},
+            check=False,
+        )
+    except OSError as error:
+        raise TacetError(f"cannot run why3: {error.strerror} (make deps installs it)") from None
+    goals = parse_why3_output(result.stdout)
+    if result.returncode != 0 and not goals:  # (a goal not proved makes the status 2 too)
+        raise TacetError(
+            f"why3 prove {INDUCTION} failed (exit status {result.returncode}): "
+            + (result.stderr or result.stdout).strip()[:300]
+        )
+    lemmas = {lemma: goals.get(lemma, False) for names in theories.values() for lemma in names}
+    unreported = [lemma for names in theories.values() for lemma in names if lemma not in goals]
+    if unreported:
+        raise TacetError(f"why3 prove reported nothing for {', '.join(unreported)} of {INDUCTION}")
+    blocks: dict[str, tuple[str, ...]] = {}
+    for theory, names in theories.items():
+        if not names:
+            continue  # definitions only (the walk), which the others use
+        if theory not in axiomatics:
+            raise TacetError(
+                f"{INDUCTION}: theory {theory} names no axiomatic block of {AXIOMS_SOURCE}"
+            )
+        blocks[theory] = axiomatics[theory]
+    return Induction(lemmas, theories, blocks, time.monotonic() - start)
+
+
+def induction_problems(run: Induction) -> list[str]:
+    """Lemmas not proved, and axioms that no proved lemma of the same name stands behind."""
+    problems = [
+        f"{INDUCTION}: lemma {lemma} is not proved ({INDUCTION_TRANSFORM}, then "
+        f"{INDUCTION_PROVER} at {STEPS:,} steps)"
+        for lemma, proved in run.lemmas.items()
+        if not proved
+    ]
+    for block, axioms in run.axiomatics.items():
+        problems += [
+            f"{AXIOMS_SOURCE}: axiom {axiom} of axiomatic {block} is no lemma of theory "
+            f"{block} in {INDUCTION}"
+            for axiom in axioms
+            if axiom not in run.theories.get(block, ())
+        ]
+    return problems
