@@ -287,56 +287,6 @@ extern tc_kernel tc__k;
   predicate rings_apart{L}(tc_list *a, tc_list *b) =
       \forall tc_node *x; on_ring(a, x) ==> off_ring(b, x);
 */
-/* A node n leaves a ring: in state L2, n's predecessor p (in L1) links to n's successor, no
- * other node of the ring has another successor, and the walk starts at h2, the old head or, if
- * n was the head, its successor. The walks of L2 from h2 then find the nodes the walks of L1
- * found from h but n (reach_remove_old), and all of them (reach_remove_kept). Both are proved
- * by induction over reach in proof/reach.mlw, which tacet prove checks with Why3; the SMT
- * provers WP runs do not do induction, so here they are axioms, stated as there. WP gives a
- * goal the axioms of a block only when the goal names one of its symbols (here `unlinked`):
- * no contract names them yet (docs/proof.md, "What is not proved yet"). */
-/*@ axiomatic RingRemoval {
-  predicate unlinked{L1,L2}(tc_node *h, tc_node *h2, tc_node *n, tc_node *p) =
-      reach{L1}(h, n) && \at(p->next, L1) == n && \at(n->prev, L1) == p && p != n &&
-      \at(n->next, L1) != n && \at(p->next, L2) == \at(n->next, L1) &&
-      (\forall tc_node *y; reach{L1}(h, y) ==> \at(y->next->prev, L1) == y) &&
-      (\forall tc_node *y; reach{L1}(h, y) && y != p && y != n ==>
-         \at(y->next, L2) == \at(y->next, L1)) &&
-      h2 == (h == n ? \at(n->next, L1) : h);
-  axiom reach_remove_old{L1,L2}: \forall tc_node *h, *h2, *n, *p, *x;
-      unlinked{L1,L2}(h, h2, n, p) ==> reach{L2}(h2, x) ==> reach{L1}(h, x) && x != n;
-  axiom reach_remove_kept{L1,L2}: \forall tc_node *h, *h2, *n, *p, *z;
-      unlinked{L1,L2}(h, h2, n, p) ==> reach{L1}(h, z) ==> z != n ==> reach{L2}(h2, z);
-  }
-*/
-/* A node n joins a ring: in state L2, n, which the walk of L1 from h does not find, is linked
- * between p, a node it finds, and p's successor pos; no other node of the ring has another
- * successor, and the walk starts at h2, h or, when n went in before the head, n. The walks of
- * L2 from h2 then find every node the walks of L1 found from h (reach_insert_kept), n
- * (reach_insert_new), and no other (reach_insert_old). Proved by induction over reach in
- * proof/reach.mlw, as RingRemoval's are. */
-/*@ axiomatic RingInsertion {
-  predicate linked_in{L1,L2}(tc_node *h, tc_node *h2, tc_node *n, tc_node *p, tc_node *pos) =
-      reach{L1}(h, p) && \at(p->next, L1) == pos && !reach{L1}(h, n) &&
-      \at(p->next, L2) == n && \at(n->next, L2) == pos &&
-      (\forall tc_node *y; reach{L1}(h, y) && y != p ==> \at(y->next, L2) == \at(y->next, L1)) &&
-      (h2 == h || (h2 == n && pos == h));
-  axiom reach_insert_kept{L1,L2}: \forall tc_node *h, *h2, *n, *p, *pos, *z;
-      linked_in{L1,L2}(h, h2, n, p, pos) ==> reach{L1}(h, z) ==> reach{L2}(h2, z);
-  axiom reach_insert_new{L1,L2}: \forall tc_node *h, *h2, *n, *p, *pos;
-      linked_in{L1,L2}(h, h2, n, p, pos) ==> reach{L2}(h2, n);
-  axiom reach_insert_old{L1,L2}: \forall tc_node *h, *h2, *n, *p, *pos, *x;
-      reach{L2}(h2, x) ==> linked_in{L1,L2}(h, h2, n, p, pos) ==> reach{L1}(h, x) || x == n;
-  }
-*/
-/* A ring of one node: the walk from a node that is its own successor finds only it
- * (reach_alone; proved by induction over reach in proof/reach.mlw). WP gives a goal the axioms
- * of a block whose symbols it names: self_linked is that symbol. */
-/*@ axiomatic RingOfOne {
-  predicate self_linked{L}(tc_node *n) = n->next == n;
-  axiom reach_alone{L}: \forall tc_node *n, *x; reach(n, x) ==> self_linked(n) ==> x == n;
-  }
-*/
 /* Nodes a and b of two lists, and their neighbours, do not overlap. */
 /*@
   predicate disjoint{L}(tc_node *a, tc_node *b) = apart(a, b) && apart(a->next, b) && apart(a->prev, b);

@@ -15,6 +15,7 @@ from tacet.project.prove import (
     PRIORITY_COUNTS,
     Induction,
     Run,
+    check_axioms_parse,
     compare,
     induction_problems,
     parse_axiomatics,
@@ -344,7 +345,7 @@ def test_a_false_lemma_does_not_prove(tmp_path: Path) -> None:
     repo = Path(__file__).resolve().parents[2]
     (tmp_path / "proof").mkdir()
     (tmp_path / "kernel").mkdir()
-    shutil.copy(repo / AXIOMS_SOURCE, tmp_path / AXIOMS_SOURCE)
+    (tmp_path / AXIOMS_SOURCE).write_text((repo / AXIOMS_SOURCE).read_text())
     text = (repo / INDUCTION).read_text()
     wrong = text.replace("reach next1 h x /\\ x <> n", "reach next1 h x /\\ x <> p")
     assert wrong != text
@@ -354,3 +355,15 @@ def test_a_false_lemma_does_not_prove(tmp_path: Path) -> None:
         f"{INDUCTION}: lemma reach_remove_old is not proved (induction_pr, then z3 at "
         "1,000,000 steps)"
     ]
+
+
+@pytest.mark.skipif(shutil.which("frama-c") is None, reason="frama-c is not installed")
+def test_the_axioms_parse_and_a_wrong_one_is_refused(tmp_path: Path) -> None:
+    repo = Path(__file__).resolve().parents[2]
+    check_axioms_parse(repo)
+    for d in ("proof/include", "include", "kernel"):
+        shutil.copytree(repo / d, tmp_path / d)
+    text = (repo / AXIOMS_SOURCE).read_text()
+    (tmp_path / AXIOMS_SOURCE).write_text(text.replace("reach{L1}(h, z)", "reach{L1}(h, z, z)"))
+    with pytest.raises(TacetError, match=f"frama-c does not parse {AXIOMS_SOURCE}"):
+        check_axioms_parse(tmp_path)

@@ -18,6 +18,7 @@ from tacet.project.prove import (
     SOURCE,
     STEPS,
     TIMEOUT,
+    check_axioms_parse,
     compare,
     frama_c_version,
     induction_problems,
@@ -87,6 +88,7 @@ def handle(args: argparse.Namespace) -> int:
     )
     sys.stdout.flush()
     start = time.monotonic()
+    check_axioms_parse(repo)
     induction = run_induction(repo, conf)
     axioms = sum(len(axioms) for axioms in induction.axiomatics.values())
     print(

@@ -59,9 +59,10 @@ FUNCTIONS = (
 # The lemmas that need induction, which WP's SMT provers do not do: each theory of this Why3
 # file that has lemmas is named after an axiomatic block of AXIOMS_SOURCE, whose axioms are
 # lemmas of the same names there. Why3 proves them: induction over the first inductive
-# premise (Why3's transformation INDUCTION_TRANSFORM), then Z3 on each case.
+# premise (Why3's transformation INDUCTION_TRANSFORM), then Z3 on each case. AXIOMS_SOURCE
+# includes kernel/internal.h, and Frama-C parses it, so that its statements type-check.
 INDUCTION = "proof/reach.mlw"
-AXIOMS_SOURCE = "kernel/internal.h"
+AXIOMS_SOURCE = "proof/lemmas.c"
 INDUCTION_TRANSFORM = "induction_pr"
 INDUCTION_PROVER = "z3"
 
@@ -228,17 +229,20 @@ def prover_versions(conf: Path) -> list[str]:
     return [versions[p] for p in PROVERS]
 
 
+def frama_c_args(repo: Path, priorities: int) -> list[str]:
+    """Frama-C's front end on the kernel's sources with the proof's port header."""
+    includes = " ".join(f"-I{repo / d}" for d in ("proof/include", "include", "kernel"))
+    return ["frama-c", "-c11", f"-cpp-extra-args={includes} -DTC_PRIORITIES={priorities}"]
+
+
 def wp_command(
     repo: Path, priorities: int, jobs: int, functions: Sequence[str] = FUNCTIONS
 ) -> list[str]:
     """The Frama-C command line of one run, in three passes (-then): the functions' goals; the
     properties named BY_CASES, split; the lemmas, which a selection of functions leaves out (a
     lemma the proof uses is a goal like any other)."""
-    includes = " ".join(f"-I{repo / d}" for d in ("proof/include", "include", "kernel"))
     return [
-        "frama-c",
-        "-c11",
-        f"-cpp-extra-args={includes} -DTC_PRIORITIES={priorities}",
+        *frama_c_args(repo, priorities),
         str(repo / SOURCE),
         "-wp",
         "-wp-rte",
@@ -455,3 +459,27 @@ def induction_problems(run: Induction) -> list[str]:
             if axiom not in run.theories.get(block, ())
         ]
     return problems
+
+
+def check_axioms_parse(repo: Path) -> None:
+    """Frama-C parses AXIOMS_SOURCE (with the kernel's predicates it names): an axiom that does
+    not type-check fails here, before any prover runs."""
+    try:
+        result = subprocess.run(
+            [*frama_c_args(repo, PRIORITY_COUNTS[0]), str(repo / AXIOMS_SOURCE)],
+            cwd=repo,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            errors="replace",
+            check=False,
+        )
+    except OSError as error:
+        raise TacetError(f"cannot run frama-c: {error.strerror} (make deps installs it)") from None
+    output = result.stdout + result.stderr
+    if result.returncode != 0 or "User Error" in output:
+        errors = [line.strip() for line in output.splitlines() if "rror" in line]
+        raise TacetError(
+            f"frama-c does not parse {AXIOMS_SOURCE}: "
+            + (errors[0] if errors else output.strip()[-300:])
+        )
