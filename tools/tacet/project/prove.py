@@ -267,13 +267,14 @@ def wp_command(
     ]
 
 
-def run_wp(repo: Path, priorities: int, conf: Path, jobs: int) -> Run:
-    """WP on the scheduler at one priority count."""
-    env = {**os.environ, "WHY3CONFIG": str(conf)}
-    start = time.monotonic()
+def _run_tool(
+    command: Sequence[str], repo: Path, hint: str, env: Mapping[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """One of the proof's tools (frama-c, why3) in the repository, its output captured; a tool
+    that cannot be started is a TacetError naming it and how to install it."""
     try:
-        result = subprocess.run(
-            wp_command(repo, priorities, jobs),
+        return subprocess.run(
+            command,
             cwd=repo,
             stdin=subprocess.DEVNULL,
             capture_output=True,
@@ -283,9 +284,16 @@ def run_wp(repo: Path, priorities: int, conf: Path, jobs: int) -> Run:
             check=False,
         )
     except OSError as error:
-        raise TacetError(
-            f"cannot run frama-c: {error.strerror} (make deps installs frama-c-base)"
-        ) from None
+        raise TacetError(f"cannot run {command[0]}: {error.strerror} ({hint})") from None
+
+
+def run_wp(repo: Path, priorities: int, conf: Path, jobs: int) -> Run:
+    """WP on the scheduler at one priority count."""
+    env = {**os.environ, "WHY3CONFIG": str(conf)}
+    start = time.monotonic()
+    result = _run_tool(
+        wp_command(repo, priorities, jobs), repo, "make deps installs frama-c-base", env
+    )
     seconds = time.monotonic() - start
     output = result.stdout + result.stderr
     if result.returncode != 0 or "User Error" in output:
@@ -408,19 +416,8 @@ def run_induction(repo: Path, conf: Path) -> Induction:
     except OSError as error:
         raise TacetError(f"{error.filename}: {error.strerror}") from None
     start = time.monotonic()
-    try:
-        result = subprocess.run(
-            induction_command(repo),
-            cwd=repo,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            errors="replace",
-            env={**os.environ, "WHY3CONFIG": str(conf)},
-            check=False,
-        )
-    except OSError as error:
-        raise TacetError(f"cannot run why3: {error.strerror} (make deps installs it)") from None
+    env = {**os.environ, "WHY3CONFIG": str(conf)}
+    result = _run_tool(induction_command(repo), repo, "make deps installs it", env)
     goals = parse_why3_output(result.stdout)
     if result.returncode != 0 and not goals:  # (a goal not proved makes the status 2 too)
         raise TacetError(
@@ -464,18 +461,8 @@ def induction_problems(run: Induction) -> list[str]:
 def check_axioms_parse(repo: Path) -> None:
     """Frama-C parses AXIOMS_SOURCE (with the kernel's predicates it names): an axiom that does
     not type-check fails here, before any prover runs."""
-    try:
-        result = subprocess.run(
-            [*frama_c_args(repo, PRIORITY_COUNTS[0]), str(repo / AXIOMS_SOURCE)],
-            cwd=repo,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            errors="replace",
-            check=False,
-        )
-    except OSError as error:
-        raise TacetError(f"cannot run frama-c: {error.strerror} (make deps installs it)") from None
+    command = [*frama_c_args(repo, PRIORITY_COUNTS[0]), str(repo / AXIOMS_SOURCE)]
+    result = _run_tool(command, repo, "make deps installs it")
     output = result.stdout + result.stderr
     if result.returncode != 0 or "User Error" in output:
         errors = [line.strip() for line in output.splitlines() if "rror" in line]
