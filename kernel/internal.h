@@ -1230,6 +1230,21 @@ TC_HOT void tc__ready_append(tc_thread *t)
 void tc__displace(tc_thread *t);
 void tc__ready_unflag(tc_thread *t);
 
+/* The choice made: `t` holds the CPU (NULL: none, idle) and runs unless an HISR is active. The
+ * two writes in one place, so that the proof carries the ready structure across them once,
+ * here, and not in each caller's larger context (there the provers ran out of steps on it). */
+/*@ requires ready_ok;
+    assigns tc__k.chosen, tc__k.next;
+    ensures ready_ok;
+    ensures chosen: tc__k.chosen == t;
+    ensures next: tc__k.next == (tc__k.hisr_top != \null ? tc__k.hisr_top : t);
+*/
+inline __attribute__((always_inline)) void tc__sched_set_chosen(tc_thread *t)
+{
+  tc__k.chosen = t;
+  tc__k.next = tc__k.hisr_top != NULL ? tc__k.hisr_top : t;
+}
+
 /* `t` has just been made ready (tc__ready_append): the decision. While the chosen thread is
  * ready (rule 1) it keeps the CPU unless `t` is above its threshold; then `t` is chosen: no
  * other ready thread is above that threshold (the decision before would have chosen it), so
@@ -1266,8 +1281,7 @@ TC_HOT void tc__sched_made_ready(tc_thread *t)
     /*@ assert t_unflagged: (t->flags & TC_TF_PREEMPTED) == 0 && ready_ok; */
   }
   /*@ assert chose: \at(chooses(t, 1), Pre); */
-  tc__k.chosen = t;
-  tc__k.next = tc__k.hisr_top != NULL ? tc__k.hisr_top : t;
+  tc__sched_set_chosen(t);
 }
 
 /* `t`, ready, leaves the ready set (it blocks, is suspended or ends); the caller changes its
@@ -1333,8 +1347,7 @@ TC_HOT void tc__sched_chosen_left(void)
   }
   /*@ assert none: n == \null ==> \at(chooses(\null, 1), Pre); */
   /*@ assert at_end: ready_ok && (n == \null || (n->flags & TC_TF_PREEMPTED) == 0); */
-  tc__k.chosen = n;
-  tc__k.next = tc__k.hisr_top != NULL ? tc__k.hisr_top : n;
+  tc__sched_set_chosen(n);
 }
 
 /* (Before the start and after a port stopped the run nothing decides, so `next` equals

@@ -503,6 +503,7 @@ extern inline void tc__ready_map_set(const tc_thread *t);
 extern inline void tc__ready_map_clear(const tc_thread *t);
 extern inline unsigned tc__sched_highest_ready(void);
 extern inline void tc__ready_append(tc_thread *t);
+extern inline void tc__sched_set_chosen(tc_thread *t);
 extern inline void tc__sched_made_ready(tc_thread *t);
 extern inline void tc__ready_unlink(tc_thread *t);
 extern inline void tc__sched_chosen_left(void);

@@ -54,6 +54,7 @@ FUNCTIONS = (
     "tc__sched_reschedule",
     "tc__sched_chosen_left",
     "tc__sched_made_ready",
+    "tc__sched_set_chosen",
 )
 
 # The lemmas that need induction, which WP's SMT provers do not do: each theory of this Why3
