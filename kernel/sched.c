@@ -358,7 +358,8 @@ void tc__ready_rotate(tc_thread *t)
 
 /* Its contract, and tc__displace's, are not proved yet (their insertion walks the list): the
  * proof of tc__sched_reschedule takes them as given (docs/proof.md). */
-/*@ requires thread_ok(t) && ready_ok && is_ready(t) && (t->flags & TC_TF_PREEMPTED) != 0;
+/*@ requires flagged_ready:
+      thread_ok(t) && ready_ok && is_ready(t) && (t->flags & TC_TF_PREEMPTED) != 0;
     assigns t->flags, t->ready_list->head, t->sched_node.next, t->sched_node.prev,
             t->sched_node.next->prev, t->sched_node.prev->next,
             { x->next | tc_node *x; ring_node(t->ready_list, x) },

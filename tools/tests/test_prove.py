@@ -13,9 +13,11 @@ from tacet.project.prove import (
     DOC,
     INDUCTION,
     PRIORITY_COUNTS,
+    WP_CACHE,
     Induction,
     Run,
     check_axioms_parse,
+    clear_wp_cache,
     compare,
     induction_problems,
     parse_axiomatics,
@@ -24,6 +26,7 @@ from tacet.project.prove import (
     parse_why3_output,
     parse_wp_output,
     run_induction,
+    skipped_properties,
     why3_config,
     wp_command,
 )
@@ -201,9 +204,12 @@ def test_command_reads_the_kernel_unchanged_with_the_proof_port(tmp_path: Path) 
     # the functions' goals but those proved case by case; then those, split; then the lemmas
     first = command.index("-then")
     assert command[first - 1] == "-wp-prop=-by_cases" and "-wp-split" not in command[:first]
+    functions = command[command.index("-wp-fct") + 1]
     assert command[first:] == [
         "-then",
         "-wp-split",
+        "-wp-fct",
+        functions,
         "-wp-prop=by_cases",
         "-then",
         "-wp-no-split",
@@ -212,10 +218,72 @@ def test_command_reads_the_kernel_unchanged_with_the_proof_port(tmp_path: Path) 
     ]
 
 
-def test_the_repository_table_reads() -> None:
+def test_skipped_goals_name_their_properties() -> None:
+    skip = skipped_properties(
+        [
+            "typed_tc_list_remove_ensures_head_linked",  # WP's single underscore
+            "typed_tc_ready_remove_assert_preempt_member",
+            "typed_tc_ready_remove_assigns_normal_part4",  # an assigns clause has no label
+            "typed_tc__sched_reschedule_call_tc__ready_unflag_tc_ready_unflag_requires_ready",
+            "typed_tc_sched_reschedule_ensures_by_cases",
+            "typed_tc_ready_insert_check_linked",
+        ]
+    )
+    assert skip == {
+        "tc__list_remove": {"head_linked"},
+        "tc__ready_remove": {"preempt_member", "@assigns"},
+        "tc__sched_reschedule": {"ready", "by_cases"},
+        "tc__ready_insert": {"linked"},
+    }
+
+
+@pytest.mark.parametrize(
+    ("goal", "message"),
+    [
+        ("typed_nowhere_ensures_x", "names none of the functions"),
+        ("typed_tc_list_remove_ensures", "has no label to leave it out by"),
+        ("typed_tc__sched_reschedule_call_choose_thread_requires", "has no label"),
+    ],
+)
+def test_a_goal_that_cannot_be_skipped_is_refused(goal: str, message: str) -> None:
+    with pytest.raises(TacetError, match=message):
+        skipped_properties([goal])
+
+
+def test_skipped_properties_leave_their_passes(tmp_path: Path) -> None:
+    command = wp_command(
+        tmp_path,
+        32,
+        2,
+        functions=("f", "g", "h"),
+        skip={"g": frozenset({"head_linked", "@assigns"}), "h": frozenset({"by_cases"})},
+    )
+    passes = " ".join(command).split(" -then ")
+    assert passes[0].endswith("-wp-fct f,h -wp-prop=-by_cases")  # h: all but its by_cases
+    assert passes[1:] == [
+        "-wp-fct g -wp-prop=-@assigns,-by_cases,-head_linked",
+        "-wp-split -wp-fct f,g -wp-prop=by_cases",
+        "-wp-no-split -wp-fct= -wp-prop=@lemma",
+    ]
+
+
+def test_a_skipped_listed_goal_is_not_missing() -> None:
+    listed = parse_listed(TABLE)
+    runs = [Run(32, {"typed_f_ensures": True}, 1.0, frozenset({"typed_g_ensures_linked"}))]
+    assert compare(runs, listed) == []
+    # a goal left out is not proved either: the unlisted failure still counts
+    runs = [Run(32, {"typed_f_ensures": False}, 1.0, frozenset({"typed_g_ensures_linked"}))]
+    assert compare(runs, listed) == [
+        f"TC_PRIORITIES=32: typed_f_ensures is not proved and not listed in {DOC}"
+    ]
+
+
+def test_the_repository_table_reads_and_each_goal_can_be_left_out() -> None:
     repo = Path(__file__).resolve().parents[2]
     listed = parse_listed((repo / DOC).read_text())
     assert all(entry.reason for entry in listed.values())
+    for count in PRIORITY_COUNTS:  # what make test's tacet prove --skip-listed does
+        skipped_properties([goal for goal, e in listed.items() if count in e.counts])
 
 
 @pytest.mark.parametrize("args", [["--priorities", "48"], ["--priorities", "x"], ["--jobs", "0"]])
@@ -367,3 +435,12 @@ def test_the_axioms_parse_and_a_wrong_one_is_refused(tmp_path: Path) -> None:
     (tmp_path / AXIOMS_SOURCE).write_text(text.replace("reach{L1}(h, z)", "reach{L1}(h, z, z)"))
     with pytest.raises(TacetError, match=f"frama-c does not parse {AXIOMS_SOURCE}"):
         check_axioms_parse(tmp_path)
+
+
+def test_each_run_starts_from_an_empty_wp_cache(tmp_path: Path) -> None:
+    conf = tmp_path / "proof" / "why3.conf"
+    clear_wp_cache(conf)  # made where there was none
+    entry = tmp_path / "proof" / WP_CACHE / "8230996bff62e37638ffa4314130ea42.json"
+    entry.write_text("{}")
+    clear_wp_cache(conf)
+    assert (tmp_path / "proof" / WP_CACHE).is_dir() and not entry.exists()

@@ -11,6 +11,7 @@ so that the table stays true.
 
 import os
 import re
+import shutil
 import subprocess
 import time
 from collections.abc import Iterable, Mapping, Sequence
@@ -76,6 +77,7 @@ BY_CASES = "by_cases"
 PART = re.compile(rf"(_{BY_CASES})_part\d+$")  # (WP's own parts of a goal stay apart)
 SUMMARY = re.compile(r"^\[wp\] Proved goals:\s+(\d+) / (\d+)")
 LISTED_HEADING = "## Goals not proved"
+WP_CACHE = "wp-cache"  # a directory beside the Why3 configuration, in the build tree
 
 
 @dataclass(frozen=True)
@@ -90,11 +92,13 @@ class Listed:
 
 @dataclass(frozen=True)
 class Run:
-    """One WP run: each goal and whether it was proved, and how long the run took."""
+    """One WP run: each goal and whether it was proved, how long the run took, and the listed
+    goals it left out (skip_listed)."""
 
     priorities: int
     goals: Mapping[str, bool]
     seconds: float
+    skipped: frozenset[str] = frozenset()
 
     @property
     def proved(self) -> int:
@@ -193,6 +197,8 @@ def compare(runs: Iterable[Run], listed: Mapping[str, Listed]) -> list[str]:
             elif proved and is_listed:
                 problems.append(f"{at}: {goal} is proved but listed in {DOC}: remove it")
         for entry in listed.values():
+            if entry.goal in run.skipped:
+                continue
             if run.priorities in entry.counts and entry.goal not in run.goals:
                 problems.append(f"{at}: {entry.goal}, listed in {DOC}, is no goal of the proof")
     return problems
@@ -236,12 +242,62 @@ def frama_c_args(repo: Path, priorities: int) -> list[str]:
     return ["frama-c", "-c11", f"-cpp-extra-args={includes} -DTC_PRIORITIES={priorities}"]
 
 
+def _collapse(name: str) -> str:
+    return re.sub("_+", "_", name)
+
+
+# What follows a goal's function in its name: the kind of property, then its ACSL label (a
+# call's precondition: the callee's names, then `requires` and the label).
+LABELLED = re.compile(r"(?:ensures|assert|check|requires|call_\w+?_requires)_(\w+)")
+
+
+def skipped_properties(
+    goals: Iterable[str], functions: Sequence[str] = FUNCTIONS
+) -> dict[str, frozenset[str]]:
+    """For each function, the -wp-prop selectors that leave out the properties the goals
+    belong to: a property's label, or @assigns for an assigns clause, which has none (then
+    each part of that function's assigns clauses goes). WP spells a function's double
+    underscores now single, now double; the name is matched both ways."""
+    by_function: dict[str, set[str]] = {}
+    for goal in goals:
+        name = _collapse(goal)
+        owners = [f for f in functions if name.startswith(f"typed_{_collapse(f)}_")]
+        if not owners:
+            raise TacetError(f"{goal}: names none of the functions tacet prove runs WP on")
+        function = max(owners, key=len)
+        rest = name[len(f"typed_{_collapse(function)}_") :]
+        if rest.startswith("assigns"):
+            selector = "@assigns"
+        elif m := LABELLED.fullmatch(rest):
+            selector = m.group(1)
+        else:
+            raise TacetError(
+                f"{goal}: its property has no label to leave it out by (label the clause in "
+                "the kernel's ACSL)"
+            )
+        by_function.setdefault(function, set()).add(selector)
+    return {function: frozenset(s) for function, s in by_function.items()}
+
+
 def wp_command(
-    repo: Path, priorities: int, jobs: int, functions: Sequence[str] = FUNCTIONS
+    repo: Path,
+    priorities: int,
+    jobs: int,
+    functions: Sequence[str] = FUNCTIONS,
+    skip: Mapping[str, frozenset[str]] | None = None,
 ) -> list[str]:
-    """The Frama-C command line of one run, in three passes (-then): the functions' goals; the
-    properties named BY_CASES, split; the lemmas, which a selection of functions leaves out (a
-    lemma the proof uses is a goal like any other)."""
+    """The Frama-C command line of one run, in passes (-then): the functions' goals; those of
+    each function in `skip`, less the properties it names (skipped_properties); the properties
+    named BY_CASES, split; the lemmas, which a selection of functions leaves out (a lemma the
+    proof uses is a goal like any other)."""
+    skip = skip or {}
+    apart = [f for f in functions if skip.get(f, frozenset()) - {BY_CASES}]
+    whole = [f for f in functions if f not in apart]
+    split = [f for f in functions if BY_CASES not in skip.get(f, ())]
+    passes: list[str] = []
+    for function in apart:
+        selectors = ",".join(f"-{s}" for s in sorted(skip[function] | {BY_CASES}))
+        passes += ["-then", "-wp-fct", function, f"-wp-prop={selectors}"]
     return [
         *frama_c_args(repo, priorities),
         str(repo / SOURCE),
@@ -256,10 +312,13 @@ def wp_command(
         "-wp-timeout",
         str(TIMEOUT),
         "-wp-fct",
-        ",".join(functions),
+        ",".join(whole),
         f"-wp-prop=-{BY_CASES}",
+        *passes,
         "-then",
         "-wp-split",
+        "-wp-fct",
+        ",".join(split),
         f"-wp-prop={BY_CASES}",
         "-then",
         "-wp-no-split",
@@ -288,22 +347,38 @@ def _run_tool(
         raise TacetError(f"cannot run {command[0]}: {error.strerror} ({hint})") from None
 
 
-def run_wp(repo: Path, priorities: int, conf: Path, jobs: int) -> Run:
-    """WP on the scheduler at one priority count."""
+def run_wp(repo: Path, priorities: int, conf: Path, jobs: int, skipped: Iterable[str] = ()) -> Run:
+    """WP on the scheduler at one priority count, less the properties of the goals `skipped`.
+
+    WP's cache (WP_CACHE beside `conf`) keeps each prover's answer under the hash of the task
+    it was given and of its limits, so that a goal whose task is the same at another priority
+    count (a list's own goals, which name no map) is answered once per tacet prove: the caller
+    empties it at the start (clear_wp_cache), and every answer comes from the run that prints
+    it."""
     env = {**os.environ, "WHY3CONFIG": str(conf)}
+    skipped = frozenset(skipped)
+    command = wp_command(repo, priorities, jobs, skip=skipped_properties(skipped))
+    command[1:1] = ["-wp-cache", "update", "-wp-cache-dir", str(conf.parent / WP_CACHE)]
     start = time.monotonic()
-    result = _run_tool(
-        wp_command(repo, priorities, jobs), repo, "make deps installs frama-c-base", env
-    )
+    result = _run_tool(command, repo, "make deps installs frama-c-base", env)
     seconds = time.monotonic() - start
     output = result.stdout + result.stderr
+    # Each goal's prover, time and steps, for whoever looks into a goal (docs/proof.md).
+    (conf.parent / f"wp-{priorities}.log").write_text(output)
     if result.returncode != 0 or "User Error" in output:
         errors = [line for line in output.splitlines() if "Error" in line or "error" in line]
         raise TacetError(
             f"frama-c at TC_PRIORITIES={priorities} failed (exit status {result.returncode}): "
             + (errors[0].strip() if errors else output.strip()[-300:])
         )
-    return Run(priorities, parse_wp_output(output), seconds)
+    return Run(priorities, parse_wp_output(output), seconds, skipped)
+
+
+def clear_wp_cache(conf: Path) -> None:
+    """An empty WP cache beside the Why3 configuration `conf` (run_wp)."""
+    cache = conf.parent / WP_CACHE
+    shutil.rmtree(cache, ignore_errors=True)
+    cache.mkdir(parents=True)
 
 
 def frama_c_version() -> str:
