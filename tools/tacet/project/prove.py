@@ -352,9 +352,8 @@ def run_wp(repo: Path, priorities: int, conf: Path, jobs: int, skipped: Iterable
 
     WP's cache (WP_CACHE beside `conf`) keeps each prover's answer under the hash of the task
     it was given and of its limits, so that a goal whose task is the same at another priority
-    count (a list's own goals, which name no map) is answered once per tacet prove: the caller
-    empties it at the start (clear_wp_cache), and every answer comes from the run that prints
-    it."""
+    count is answered once per tacet prove: the caller empties it at the start
+    (clear_wp_cache), and every answer comes from the run that prints it."""
     env = {**os.environ, "WHY3CONFIG": str(conf)}
     skipped = frozenset(skipped)
     command = wp_command(repo, priorities, jobs, skip=skipped_properties(skipped))
