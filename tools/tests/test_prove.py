@@ -201,6 +201,10 @@ def test_command_reads_the_kernel_unchanged_with_the_proof_port(tmp_path: Path) 
     assert f"-I{tmp_path / 'proof/include'}" in command[2] and "-DTC_PRIORITIES=64" in command[2]
     assert str(tmp_path / "kernel/sched.c") in command
     assert command[command.index("-wp-par") + 1] == "2"
+    assert "-wp-cache" not in command
+    cached = wp_command(tmp_path, 64, 2, cache=tmp_path / WP_CACHE)
+    assert cached[cached.index("-wp-cache-dir") + 1] == str(tmp_path / WP_CACHE)
+    assert cached[cached.index("-wp-cache") + 1] == "update"
     # the functions' goals but those proved case by case; then those, split; then the lemmas
     first = command.index("-then")
     assert command[first - 1] == "-wp-prop=-by_cases" and "-wp-split" not in command[:first]

@@ -284,12 +284,14 @@ def wp_command(
     priorities: int,
     jobs: int,
     functions: Sequence[str] = FUNCTIONS,
+    *,
     skip: Mapping[str, frozenset[str]] | None = None,
+    cache: Path | None = None,
 ) -> list[str]:
     """The Frama-C command line of one run, in passes (-then): the functions' goals; those of
     each function in `skip`, less the properties it names (skipped_properties); the properties
     named BY_CASES, split; the lemmas, which a selection of functions leaves out (a lemma the
-    proof uses is a goal like any other)."""
+    proof uses is a goal like any other). With `cache`, WP's cache directory (run_wp)."""
     skip = skip or {}
     apart = [f for f in functions if skip.get(f, frozenset()) - {BY_CASES}]
     whole = [f for f in functions if f not in apart]
@@ -300,6 +302,7 @@ def wp_command(
         passes += ["-then", "-wp-fct", function, f"-wp-prop={selectors}"]
     return [
         *frama_c_args(repo, priorities),
+        *(["-wp-cache", "update", "-wp-cache-dir", str(cache)] if cache else []),
         str(repo / SOURCE),
         "-wp",
         "-wp-rte",
@@ -356,8 +359,8 @@ def run_wp(repo: Path, priorities: int, conf: Path, jobs: int, skipped: Iterable
     (clear_wp_cache), and every answer comes from the run that prints it."""
     env = {**os.environ, "WHY3CONFIG": str(conf)}
     skipped = frozenset(skipped)
-    command = wp_command(repo, priorities, jobs, skip=skipped_properties(skipped))
-    command[1:1] = ["-wp-cache", "update", "-wp-cache-dir", str(conf.parent / WP_CACHE)]
+    skip = skipped_properties(skipped)
+    command = wp_command(repo, priorities, jobs, skip=skip, cache=conf.parent / WP_CACHE)
     start = time.monotonic()
     result = _run_tool(command, repo, "make deps installs frama-c-base", env)
     seconds = time.monotonic() - start
