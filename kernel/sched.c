@@ -482,17 +482,15 @@ void tc__sched_reschedule(bool keep_running)
      * section may choose twice before any switch), as ThreadX's execute pointer. */
     if (keep_running && old != NULL && old->state == TC_READY) tc__displace(old);
     //@ assert displaced: ready_ok;
-    tc__k.chosen = n;
     /* A preempted thread is chosen only as the innermost one (or as the head of the highest
      * list, which it then is): its threshold is in force again. */
     if (n != NULL && (n->flags & TC_TF_PREEMPTED)) tc__ready_unflag(n);
-    //@ assert still_chosen: n == tc__k.chosen;
-    //@ assert still_ready: ready_ok;
-    //@ assert unflagged: n == \null || (n->flags & TC_TF_PREEMPTED) == 0;
+    //@ assert unflagged: ready_ok && (n == \null || (n->flags & TC_TF_PREEMPTED) == 0);
   }
-  //@ assert ready_at_end: ready_ok;
-  /* An HISR runs above the threads without changing which of them holds the CPU. */
-  tc__k.next = tc__k.hisr_top != NULL ? tc__k.hisr_top : n;
+  /*@ assert rule_kept: \let c = n; \at(chooses(c, keep_running), Pre); */
+  /* Written after the moves above, which do not read it. An HISR runs above the threads
+   * without changing which of them holds the CPU. */
+  tc__sched_set_chosen(n);
 }
 
 /* The external definitions of the inline core (internal.h). */
