@@ -10,9 +10,9 @@
     if (cond) return (msg); \
   } while (0)
 
-static bool map_bit(const uint32_t *map, unsigned p) { return (map[p >> 5] << (p & 31u)) & 0x80000000u; }
+static bool map_bit(const uint32_t *map, unsigned p) { return (map[p / 32u] << (p % 32u)) & TC__TOP_BIT; }
 
-static bool group_bit(uint32_t group, unsigned w) { return (group << w) & 0x80000000u; }
+static bool group_bit(uint32_t group, unsigned w) { return (group << w) & TC__TOP_BIT; }
 
 /* An object type's invariant checker (internal.h): NULL when all hold. */
 typedef const char *object_check(void);
@@ -125,9 +125,9 @@ static bool map_bits_agree(const tc_thread *t)
 {
   unsigned p = t->priority;
 #if TC_PRIORITIES > 32
-  if (t->ready_group_bit != TC__TOP_BIT >> (p >> 5)) return false;
+  if (t->ready_group_bit != TC__TOP_BIT >> (p / 32u)) return false;
 #endif
-  return t->ready_word == &tc__k.ready_map[p >> 5] && t->ready_bit == TC__TOP_BIT >> (p & 31u);
+  return t->ready_word == &tc__k.ready_map[p / 32u] && t->ready_bit == TC__TOP_BIT >> (p % 32u);
 }
 
 static const char *check_thread(const tc_thread *t, size_t *ready, size_t *timeouts)
