@@ -335,6 +335,12 @@ void tc__ready_remove(tc_thread *t)
 {
   tc_list *l = t->ready_list;
   tc__list_remove(l, &t->sched_node);
+  /* The preempted node's facts, carried over one call at a time: at some map sizes the
+   * provers run out of steps carrying them over the removal and the map's write at once. */
+  /*@ assert kept_preempt: (t->flags & TC_TF_PREEMPTED) != 0 ==>
+        member(&tc__k.preempted, &t->preempt_node) &&
+        t->preempt_node.next == \at(t->preempt_node.next, Pre) &&
+        t->preempt_node.prev == \at(t->preempt_node.prev, Pre); */
   if (l->head == NULL) tc__ready_map_clear(t);
   //@ assert map_agrees;
   if ((t->flags & TC_TF_PREEMPTED) != 0u) {
