@@ -13,6 +13,7 @@ from tacet.project.prove import (
     DOC,
     INDUCTION,
     PRIORITY_COUNTS,
+    STEPS,
     WP_CACHE,
     Induction,
     Run,
@@ -25,6 +26,7 @@ from tacet.project.prove import (
     parse_theories,
     parse_why3_output,
     parse_wp_output,
+    parse_wp_steps,
     run_induction,
     skipped_properties,
     why3_config,
@@ -109,6 +111,33 @@ def test_split_goal_is_proved_when_each_part_is() -> None:
     }
     with pytest.raises(TacetError, match="counted 4 of 7"):
         parse_wp_output(text.replace("4 / 6", "4 / 7"))
+
+
+def test_steps_of_each_proved_goal_cached_or_not_and_of_its_costliest_case() -> None:
+    text = (
+        WP_OUTPUT
+        + "[wp] [Z3 4.8.12] Goal typed_h_ensures : Valid (Qed:9ms) (70ms) (171299) (cached)\n"
+        "[wp] [Qed] Goal typed_k_ensures_by_cases_part01 : Valid\n"
+        "[wp] [CVC4 1.8] Goal typed_k_ensures_by_cases_part02 : Valid (Qed:65ms) (12.8s) (737986)\n"
+        "[wp] [Z3 4.8.12] Goal typed_k_ensures_by_cases_part03 : Valid (Qed:5ms) (1s) (5000)\n"
+    )
+    assert parse_wp_steps(text) == {
+        "typed_f_assigns": 0,  # Qed's own
+        "typed_f_ensures": 104149,
+        "typed_g_assigns": 21424,
+        "typed_h_ensures": 171299,
+        "typed_k_ensures_by_cases": 737986,
+    }
+
+
+def test_goals_near_their_budget_are_named_most_steps_first() -> None:
+    goals = {"typed_a": True, "typed_b": True, "typed_c": True, "typed_d": False}
+    steps = {"typed_a": STEPS * 9 // 10, "typed_b": STEPS // 2, "typed_c": STEPS * 95 // 100}
+    run = Run(32, goals, 1.0, steps=steps)
+    assert run.near_budget() == [("typed_c", STEPS * 95 // 100), ("typed_a", STEPS * 9 // 10)]
+    assert run.most_steps() == ("typed_c", STEPS * 95 // 100)
+    assert Run(32, {"typed_d": False}, 1.0).most_steps() is None
+    assert Run(32, {"typed_b": True}, 1.0, steps={"typed_b": 10}).near_budget() == []
 
 
 def test_timeout_and_unknown_goals_are_not_proved() -> None:

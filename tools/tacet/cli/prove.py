@@ -14,6 +14,7 @@ from tacet.project.prove import (
     INDUCTION,
     INDUCTION_PROVER,
     INDUCTION_TRANSFORM,
+    NEAR_BUDGET,
     PRIORITY_COUNTS,
     SOURCE,
     STEPS,
@@ -124,6 +125,12 @@ def handle(args: argparse.Namespace) -> int:
             f"TC_PRIORITIES={priorities}: {len(run.goals)} goals, {run.proved} proved, "
             f"{unproved} not proved{left_out}, {run.seconds:.0f} s"
         )
+        if most := run.most_steps():
+            near = len(run.near_budget())
+            print(
+                f"  most steps: {most[0]}, {most[1]:,} of {STEPS:,}; {near} goals above "
+                f"{NEAR_BUDGET:.0%} of the budget"
+            )
         sys.stdout.flush()
     total = sum(len(r.goals) for r in runs)
     proved = sum(r.proved for r in runs)

@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from tacet.core.errors import TacetError
@@ -76,6 +76,12 @@ GOAL = re.compile(r"^\[wp\] \[([^\]]+)\] Goal (\S+)(?: : (\w+))?")
 BY_CASES = "by_cases"
 PART = re.compile(rf"(_{BY_CASES})_part\d+$")  # (WP's own parts of a goal stay apart)
 SUMMARY = re.compile(r"^\[wp\] Proved goals:\s+(\d+) / (\d+)")
+# A prover's steps, the last figure of its goal line: "... : Valid (Qed:3ms) (30ms) (104149)",
+# "(cached)" after it when WP's cache answered. Qed's own proofs take none.
+STEPS_TAKEN = re.compile(r"\((\d+)\)(?: \(cached\))?\s*$")
+# A goal proved within this share of its budget has room for a change to cost it more steps;
+# one above it is the likeliest to stop proving after a change elsewhere (docs/proof.md).
+NEAR_BUDGET = 0.8
 LISTED_HEADING = "## Goals not proved"
 WP_CACHE = "wp-cache"  # a directory beside the Why3 configuration, in the build tree
 
@@ -99,10 +105,24 @@ class Run:
     goals: Mapping[str, bool]
     seconds: float
     skipped: frozenset[str] = frozenset()
+    steps: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def proved(self) -> int:
         return sum(self.goals.values())
+
+    def near_budget(self) -> list[tuple[str, int]]:
+        """The proved goals whose prover took more than NEAR_BUDGET of the steps allowed, the
+        most steps first."""
+        near = [
+            (g, n) for g, n in self.steps.items() if self.goals.get(g) and n > NEAR_BUDGET * STEPS
+        ]
+        return sorted(near, key=lambda item: (-item[1], item[0]))
+
+    def most_steps(self) -> tuple[str, int] | None:
+        """The proved goal whose prover took the most steps, and how many."""
+        proved = [(g, n) for g, n in self.steps.items() if self.goals.get(g)]
+        return max(proved, key=lambda item: (item[1], item[0]), default=None)
 
 
 def parse_wp_output(text: str) -> dict[str, bool]:
@@ -129,6 +149,18 @@ def parse_wp_output(text: str) -> dict[str, bool]:
         goal = PART.sub(r"\1", name)
         goals[goal] = goals.get(goal, True) and proved
     return goals
+
+
+def parse_wp_steps(text: str) -> dict[str, int]:
+    """The steps each proved goal's prover took (0 for Qed's own proofs); a goal split case by
+    case (BY_CASES) took those of its costliest case."""
+    steps: dict[str, int] = {}
+    for line in text.splitlines():
+        if (m := GOAL.match(line)) and m.group(3) == "Valid":
+            taken = STEPS_TAKEN.search(line)
+            goal = PART.sub(r"\1", m.group(2))
+            steps[goal] = max(steps.get(goal, 0), int(taken.group(1)) if taken else 0)
+    return steps
 
 
 def _cells(line: str) -> list[str]:
@@ -373,7 +405,7 @@ def run_wp(repo: Path, priorities: int, conf: Path, jobs: int, skipped: Iterable
             f"frama-c at TC_PRIORITIES={priorities} failed (exit status {result.returncode}): "
             + (errors[0].strip() if errors else output.strip()[-300:])
         )
-    return Run(priorities, parse_wp_output(output), seconds, skipped)
+    return Run(priorities, parse_wp_output(output), seconds, skipped, parse_wp_steps(output))
 
 
 def clear_wp_cache(conf: Path) -> None:
