@@ -80,7 +80,9 @@ SUMMARY = re.compile(r"^\[wp\] Proved goals:\s+(\d+) / (\d+)")
 # "(cached)" after it when WP's cache answered. Qed's own proofs take none.
 STEPS_TAKEN = re.compile(r"\((\d+)\)(?: \(cached\))?\s*$")
 # A goal proved within this share of its budget has room for a change to cost it more steps;
-# one above it is the likeliest to stop proving after a change elsewhere (docs/proof.md).
+# one above it in every run is the likeliest to stop proving after a change elsewhere. The
+# steps are the answering prover's: WP keeps the first of Z3's and CVC4's proofs, so a goal
+# both prove may show either's from one run to the next (docs/proof.md).
 NEAR_BUDGET = 0.8
 LISTED_HEADING = "## Goals not proved"
 WP_CACHE = "wp-cache"  # a directory beside the Why3 configuration, in the build tree
