@@ -201,6 +201,22 @@ static void preempted_add(tc_thread *t)
                                 \separated(&y->next, &l->head->prev, &l->head->prev->next)) &&
           (pos != \null ==> \separated(&y->prev, &pos->prev, &pos->prev->next) &&
                             \separated(&y->next, &pos->prev, &pos->prev->next)); */
+  /* And the fields it writes, apart from those the other postconditions read: the ready lists'
+   * heads, t's list and map word. Given only at the nodes, the frame after the call took the
+   * provers most of their step budget (docs/proof.md, "Where the proof is tight"). */
+  /*@ assert heads_apart: \forall integer p; 0 <= p < TC_PRIORITIES ==>
+        \separated(&tc__k.ready[p].head, &l->head) &&
+        \separated(&tc__k.ready[p].head, &t->preempt_node.next) &&
+        \separated(&tc__k.ready[p].head, &t->preempt_node.prev) &&
+        (l->head != \null ==> \separated(&tc__k.ready[p].head, &l->head->prev) &&
+                              \separated(&tc__k.ready[p].head, &l->head->prev->next)) &&
+        (pos != \null ==> \separated(&tc__k.ready[p].head, &pos->prev) &&
+                          \separated(&tc__k.ready[p].head, &pos->prev->next)); */
+  /*@ assert fields_apart:
+        (pos != \null ==> \separated(&pos->prev, &t->ready_list, &t->ready_word) &&
+                          \separated(&pos->prev->next, &t->ready_list, &t->ready_word)) &&
+        (l->head != \null ==> \separated(&l->head->prev, &t->ready_list, &t->ready_word) &&
+                              \separated(&l->head->prev->next, &t->ready_list, &t->ready_word)); */
   tc__list_insert(l, pos, &t->preempt_node);
 }
 
@@ -334,9 +350,17 @@ void tc__ready_insert(tc_thread *t, bool at_front)
 void tc__ready_remove(tc_thread *t)
 {
   tc_list *l = t->ready_list;
+  /* The fields the removals write apart from those the other list's facts read, stated at the
+   * fields: given only at the nodes (is_ready's disjoint), each frame after a call took the
+   * provers most of their step budget (docs/proof.md, "Where the proof is tight"). */
+  /*@ assert preempt_apart: (t->flags & TC_TF_PREEMPTED) != 0 ==>
+        \let h = tc__k.preempted.head; \let pn = &t->preempt_node;
+        \separated(\union(&l->head, &t->sched_node.next, &t->sched_node.prev,
+                           &t->sched_node.prev->next, &t->sched_node.next->prev),
+                   \union(&tc__k.preempted.head, &pn->next, &pn->prev, &pn->next->prev,
+                           &pn->prev->next, &h->next, &h->prev, &h->next->prev, &h->prev->next)); */
   tc__list_remove(l, &t->sched_node);
-  /* The preempted node's facts, carried over one call at a time: at some map sizes the
-   * provers run out of steps carrying them over the removal and the map's write at once. */
+  /* The preempted node's facts, carried over one call at a time. */
   /*@ assert kept_preempt: (t->flags & TC_TF_PREEMPTED) != 0 ==>
         member(&tc__k.preempted, &t->preempt_node) &&
         t->preempt_node.next == \at(t->preempt_node.next, Pre) &&
@@ -346,6 +370,10 @@ void tc__ready_remove(tc_thread *t)
   if ((t->flags & TC_TF_PREEMPTED) != 0u) {
     t->flags &= (uint8_t)~TC_TF_PREEMPTED;
     /*@ assert preempt_member: member(&tc__k.preempted, &t->preempt_node); */
+    /*@ assert heads_apart: \forall integer p; 0 <= p < TC_PRIORITIES ==>
+          \let pn = &t->preempt_node;
+          \separated(&tc__k.ready[p].head, \union(&tc__k.preempted.head, &pn->next, &pn->prev,
+                                                  &pn->next->prev, &pn->prev->next)); */
     tc__list_remove(&tc__k.preempted, &t->preempt_node);
     /*@ assert map_after: map_agrees; */
   }
