@@ -158,6 +158,13 @@ static inline tc_thread *ready_head(unsigned p) { return tc__node_thread(tc__k.r
 
 #define PREEMPTED_OF(n) tc__node_preempted(n)
 
+/* The fields an insertion before x writes (x's prev, and the next of the node before x) lie
+ * apart from t's cached list and map word, which its callers read after it. */
+/*@ predicate fields_before_apart{L}(tc_node *x, tc_thread *t) = x != \null ==>
+      \separated(&x->prev, &t->ready_list, &t->ready_word) &&
+      \separated(&x->prev->next, &t->ready_list, &t->ready_word);
+*/
+
 /* Enter a flagged thread in the preempted list, before every entry whose threshold is not
  * stricter: among equal thresholds the most recently preempted comes first. */
 /* Its proof, and tc__ready_insert's, take the lists as a walk from their heads finds them
@@ -212,11 +219,7 @@ static void preempted_add(tc_thread *t)
                               \separated(&tc__k.ready[p].head, &l->head->prev->next)) &&
         (pos != \null ==> \separated(&tc__k.ready[p].head, &pos->prev) &&
                           \separated(&tc__k.ready[p].head, &pos->prev->next)); */
-  /*@ assert fields_apart:
-        (pos != \null ==> \separated(&pos->prev, &t->ready_list, &t->ready_word) &&
-                          \separated(&pos->prev->next, &t->ready_list, &t->ready_word)) &&
-        (l->head != \null ==> \separated(&l->head->prev, &t->ready_list, &t->ready_word) &&
-                              \separated(&l->head->prev->next, &t->ready_list, &t->ready_word)); */
+  /*@ assert fields_apart: fields_before_apart(l->head, t) && fields_before_apart(pos, t); */
   tc__list_insert(l, pos, &t->preempt_node);
 }
 
@@ -265,11 +268,7 @@ static inline void ready_insert_at(tc_thread *t, tc_node *pos)
                           \separated(&pos->prev->next, &tc__k.ready[p].head)) &&
         (l->head != \null ==> \separated(&l->head->prev, &tc__k.ready[p].head) &&
                               \separated(&l->head->prev->next, &tc__k.ready[p].head)); */
-  /*@ assert fields_apart:
-        (pos != \null ==> \separated(&pos->prev, &t->ready_list, &t->ready_word) &&
-                          \separated(&pos->prev->next, &t->ready_list, &t->ready_word)) &&
-        (l->head != \null ==> \separated(&l->head->prev, &t->ready_list, &t->ready_word) &&
-                              \separated(&l->head->prev->next, &t->ready_list, &t->ready_word)); */
+  /*@ assert fields_apart: fields_before_apart(l->head, t) && fields_before_apart(pos, t); */
   tc__list_insert(l, pos, &t->sched_node);
   /*@ assert kept_heads: \forall integer p; 0 <= p < TC_PRIORITIES && p != t->priority ==>
         tc__k.ready[p].head == \at(tc__k.ready[p].head, Pre); */
