@@ -652,6 +652,37 @@ bool tc__list_contains(const tc_list *l, const tc_node *n);
   ensures map: map_agrees;                                                                       \
   ensures group: group_agrees;
 
+/* What tc__ready_remove and tc__ready_unlink assert, at the fields, before their writes: given
+ * only at the nodes (is_ready's disjoint), each frame after a write took the provers most of
+ * their step budget (docs/proof.md, "Where the proof is tight"). The fields the first removal
+ * writes lie apart from those the preempted node's membership reads; */
+/*@
+  predicate leave_apart{L}(tc_thread *t) = (t->flags & TC_TF_PREEMPTED) != 0 ==>
+      \let h = tc__k.preempted.head; \let n = &t->sched_node; \let pn = &t->preempt_node;
+      \separated(\union(&t->ready_list->head, &n->next, &n->prev, &n->prev->next, &n->next->prev),
+                 \union(&tc__k.preempted.head, &pn->next, &pn->prev, &pn->next->prev,
+                         &pn->prev->next, &h->next, &h->prev, &h->next->prev, &h->prev->next));
+*/
+/* the preempted node's facts survive the first removal; */
+/*@
+  predicate preempt_kept{L1, L2}(tc_thread *t) = (\at(t->flags, L2) & TC_TF_PREEMPTED) != 0 ==>
+      \at(member(&tc__k.preempted, &t->preempt_node), L2) &&
+      \at(t->preempt_node.next, L2) == \at(t->preempt_node.next, L1) &&
+      \at(t->preempt_node.prev, L2) == \at(t->preempt_node.prev, L1);
+*/
+/* no ready list's head is among the fields the second (the preempted list's) writes; */
+/*@
+  predicate heads_off_preempt{L}(tc_thread *t) = \forall integer p; 0 <= p < TC_PRIORITIES ==>
+      \let pn = &t->preempt_node;
+      \separated(&tc__k.ready[p].head, \union(&tc__k.preempted.head, &pn->next, &pn->prev,
+                                              &pn->next->prev, &pn->prev->next));
+*/
+/* so every ready list's head is what it was before the second. */
+/*@
+  predicate heads_kept{L1, L2} = \forall integer p; 0 <= p < TC_PRIORITIES ==>
+      \at(tc__k.ready[p].head, L2) == \at(tc__k.ready[p].head, L1);
+*/
+
 /* The contract of tc__ready_remove and of its inline twin tc__ready_unlink: `t`, ready, leaves
  * its list (and the preempted list if flagged), unflagged, with the map and group kept. */
 #define TC__ACSL_READY_LEAVES(t)                                                                 \
@@ -1295,6 +1326,7 @@ TC_HOT void tc__ready_unlink(tc_thread *t)
 #endif
   tc_list *l = t->ready_list;
   tc_node *n = &t->sched_node;
+  /*@ assert preempt_apart: leave_apart(t); */
   if (n->next == n) {
     l->head = NULL;
     tc__ready_map_clear(t);
@@ -1303,11 +1335,15 @@ TC_HOT void tc__ready_unlink(tc_thread *t)
     n->next->prev = n->prev;
     if (l->head == n) l->head = n->next;
   }
+  /*@ assert kept_preempt: preempt_kept{Pre, Here}(t); */
   n->next = n->prev = NULL;
   if ((t->flags & TC_TF_PREEMPTED) != 0u) {
     t->flags &= (uint8_t)~TC_TF_PREEMPTED;
     /*@ assert preempt_member: member(&tc__k.preempted, &t->preempt_node); */
+    /*@ assert heads_apart: heads_off_preempt(t); */
+    /*@ ghost Popped: ; */
     tc__list_remove(&tc__k.preempted, &t->preempt_node);
+    /*@ assert kept_heads: heads_kept{Popped, Here}; */
     /*@ assert map_after: map_agrees; */
   }
 }

@@ -349,31 +349,18 @@ void tc__ready_insert(tc_thread *t, bool at_front)
 void tc__ready_remove(tc_thread *t)
 {
   tc_list *l = t->ready_list;
-  /* The fields the removals write apart from those the other list's facts read, stated at the
-   * fields: given only at the nodes (is_ready's disjoint), each frame after a call took the
-   * provers most of their step budget (docs/proof.md, "Where the proof is tight"). */
-  /*@ assert preempt_apart: (t->flags & TC_TF_PREEMPTED) != 0 ==>
-        \let h = tc__k.preempted.head; \let pn = &t->preempt_node;
-        \separated(\union(&l->head, &t->sched_node.next, &t->sched_node.prev,
-                           &t->sched_node.prev->next, &t->sched_node.next->prev),
-                   \union(&tc__k.preempted.head, &pn->next, &pn->prev, &pn->next->prev,
-                           &pn->prev->next, &h->next, &h->prev, &h->next->prev, &h->prev->next)); */
+  /*@ assert preempt_apart: leave_apart(t); */
   tc__list_remove(l, &t->sched_node);
-  /* The preempted node's facts, carried over one call at a time. */
-  /*@ assert kept_preempt: (t->flags & TC_TF_PREEMPTED) != 0 ==>
-        member(&tc__k.preempted, &t->preempt_node) &&
-        t->preempt_node.next == \at(t->preempt_node.next, Pre) &&
-        t->preempt_node.prev == \at(t->preempt_node.prev, Pre); */
+  /*@ assert kept_preempt: preempt_kept{Pre, Here}(t); */
   if (l->head == NULL) tc__ready_map_clear(t);
   //@ assert map_agrees;
   if ((t->flags & TC_TF_PREEMPTED) != 0u) {
     t->flags &= (uint8_t)~TC_TF_PREEMPTED;
     /*@ assert preempt_member: member(&tc__k.preempted, &t->preempt_node); */
-    /*@ assert heads_apart: \forall integer p; 0 <= p < TC_PRIORITIES ==>
-          \let pn = &t->preempt_node;
-          \separated(&tc__k.ready[p].head, \union(&tc__k.preempted.head, &pn->next, &pn->prev,
-                                                  &pn->next->prev, &pn->prev->next)); */
+    /*@ assert heads_apart: heads_off_preempt(t); */
+    /*@ ghost Popped: ; */
     tc__list_remove(&tc__k.preempted, &t->preempt_node);
+    /*@ assert kept_heads: heads_kept{Popped, Here}; */
     /*@ assert map_after: map_agrees; */
   }
 }
