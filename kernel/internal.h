@@ -1247,7 +1247,15 @@ TC_HOT void tc__ready_append(tc_thread *t)
     n->next = n->prev = n;
     l->head = n;
     tc__ready_map_set(t);
+    /* The postconditions' list facts, stated on each path: across the two paths' merged
+     * states they took the provers most of their step budget (docs/proof.md, "Where the
+     * proof is tight"). */
+    //@ assert alone: list_ok(t->ready_list) && in_list(t->ready_list, n);
   } else {
+    /* The fields written apart from the list's head and t's cached list, which the
+     * postconditions read after the writes. */
+    /*@ assert head_field:
+          \separated(&l->head, &t->ready_list, &n->next, &n->prev, &h->prev->next, &h->prev); */
     n->next = h;
     n->prev = h->prev;
     h->prev->next = n;
@@ -1255,6 +1263,7 @@ TC_HOT void tc__ready_append(tc_thread *t)
     /* The links around the head, stated for WP: left to find among the map's facts, the
      * provers ran out of steps at some priority counts. */
     //@ assert head_links: h->prev == n && n->next == h && n->prev->next == n && h->next->prev == h;
+    //@ assert at_back: list_ok(t->ready_list) && in_list(t->ready_list, n);
   }
 }
 
