@@ -287,6 +287,28 @@ extern tc_kernel tc__k;
   predicate rings_apart{L}(tc_list *a, tc_list *b) =
       \forall tc_node *x; on_ring(a, x) ==> off_ring(b, x);
 */
+/* A node n leaves a ring: in state L2, n's predecessor p (in L1) links to n's successor, no
+ * other node of the ring has another successor, and the walk starts at h2, the old head or, if
+ * n was the head, its successor. The walks of L2 from h2 then find the nodes the walks of L1
+ * found from h but n (reach_remove_old), and all of them (reach_remove_kept). Both are proved
+ * by induction over reach in proof/reach.mlw, which tacet prove checks with Why3; the SMT
+ * provers WP runs do not do induction, so here they are axioms, stated as there. WP gives a
+ * goal the axioms of a block only when the goal names one of its symbols (here `unlinked`,
+ * which the assertions of tc__list_remove's behaviour `ring` name). */
+/*@ axiomatic RingRemoval {
+  predicate unlinked{L1,L2}(tc_node *h, tc_node *h2, tc_node *n, tc_node *p) =
+      reach{L1}(h, n) && \at(p->next, L1) == n && \at(n->prev, L1) == p && p != n &&
+      \at(n->next, L1) != n && \at(p->next, L2) == \at(n->next, L1) &&
+      (\forall tc_node *y; reach{L1}(h, y) ==> \at(y->next->prev, L1) == y) &&
+      (\forall tc_node *y; reach{L1}(h, y) && y != p && y != n ==>
+         \at(y->next, L2) == \at(y->next, L1)) &&
+      h2 == (h == n ? \at(n->next, L1) : h);
+  axiom reach_remove_old{L1,L2}: \forall tc_node *h, *h2, *n, *p, *x;
+      unlinked{L1,L2}(h, h2, n, p) ==> reach{L2}(h2, x) ==> reach{L1}(h, x) && x != n;
+  axiom reach_remove_kept{L1,L2}: \forall tc_node *h, *h2, *n, *p, *z;
+      unlinked{L1,L2}(h, h2, n, p) ==> reach{L1}(h, z) ==> z != n ==> reach{L2}(h2, z);
+  }
+*/
 /* Nodes a and b of two lists, and their neighbours, do not overlap. */
 /*@
   predicate disjoint{L}(tc_node *a, tc_node *b) = apart(a, b) && apart(a->next, b) && apart(a->prev, b);
@@ -663,9 +685,10 @@ bool tc__list_contains(const tc_list *l, const tc_node *n);
                  \union(&tc__k.preempted.head, &pn->next, &pn->prev, &pn->next->prev,
                          &pn->prev->next, &h->next, &h->prev, &h->next->prev, &h->prev->next));
 */
-/* the preempted node's facts survive the first removal; */
+/* the preempted node's facts survive the first removal (asserted where t is known flagged,
+ * so that no goal needs the flag's bit arithmetic to use them); */
 /*@
-  predicate preempt_kept{L1, L2}(tc_thread *t) = (\at(t->flags, L2) & TC_TF_PREEMPTED) != 0 ==>
+  predicate preempt_kept{L1, L2}(tc_thread *t) =
       \at(member(&tc__k.preempted, &t->preempt_node), L2) &&
       \at(t->preempt_node.next, L2) == \at(t->preempt_node.next, L1) &&
       \at(t->preempt_node.prev, L2) == \at(t->preempt_node.prev, L1);
@@ -1344,9 +1367,10 @@ TC_HOT void tc__ready_unlink(tc_thread *t)
     n->next->prev = n->prev;
     if (l->head == n) l->head = n->next;
   }
-  /*@ assert kept_preempt: preempt_kept{Pre, Here}(t); */
   n->next = n->prev = NULL;
+  //@ assert map_agrees;
   if ((t->flags & TC_TF_PREEMPTED) != 0u) {
+    /*@ assert kept_preempt: preempt_kept{Pre, Here}(t); */
     t->flags &= (uint8_t)~TC_TF_PREEMPTED;
     /*@ assert preempt_member: member(&tc__k.preempted, &t->preempt_node); */
     /*@ assert heads_apart: heads_off_preempt(t); */

@@ -98,17 +98,29 @@ void tc__list_insert(tc_list *l, tc_node *pos, tc_node *n)
   //@ assert h_linked: linked(h) && (l->head == h || l->head == n);
 }
 
-/* A node alone in its list is the list's head (the second precondition). */
+/* A node alone in its list is the list's head (the second precondition). That the list is
+ * whole again after the removal is the behaviour `ring`'s, from a whole list: the head's links
+ * afterwards (when the head itself leaves, its successor's) lie beyond the local view of the
+ * precondition, which names the node and its neighbours, not theirs. */
 /*@ requires list_ok(l) && l->head != \null && in_list(l, n);
     requires n->next == n ==> l->head == n;
     assigns l->head, n->next, n->prev, n->prev->next, n->next->prev;
     ensures n->next == \null && n->prev == \null;
-    ensures head_linked: list_ok(l);
     ensures l->head == \null <==> \old(n->next) == n;
     ensures \old(l->head) != n ==> l->head == \old(l->head);
+    behavior ring:
+      assumes ring_ok(l) && on_ring(l, n);
+      ensures ring: ring_ok(l);
 */
 void tc__list_remove(tc_list *l, tc_node *n)
 {
+  /* Behaviour `ring`: n and its neighbours are nodes of the ring, each the same as or apart
+   * from every node of it, which ring_ok says and these two assertions pick out for the
+   * writes below. */
+  /*@ for ring: assert around: reach(l->head, n->prev) && reach(l->head, n->next); */
+  /*@ for ring: assert apart_around: \forall tc_node *y; reach(l->head, y) ==>
+        same_or_apart(y, n) && same_or_apart(y, n->prev) && same_or_apart(y, n->next) &&
+        \separated(l, y); */
   if (n->next == n) {
     l->head = NULL;
   } else {
@@ -117,6 +129,44 @@ void tc__list_remove(tc_list *l, tc_node *n)
     if (l->head == n) l->head = n->next;
   }
   n->next = n->prev = NULL;
+  /* Behaviour `ring`, when n had neighbours (else the list is empty now): the premises of the
+   * axioms of RingRemoval one by one, then what they give, then ring_ok piece by piece. */
+  /*@ for ring: assert was_on_ring: \at(n->next, Pre) != n ==> reach{Pre}(\at(l->head, Pre), n); */
+  /*@ for ring: assert was_linked: \at(n->next, Pre) != n ==>
+        \at(n->prev->next, Pre) == n && \at(n->prev, Pre) != n; */
+  /*@ for ring: assert bridged: \at(n->next, Pre) != n ==>
+        \at(n->prev, Pre)->next == \at(n->next, Pre); */
+  /*@ for ring: assert back_links: \at(n->next, Pre) != n ==> \forall tc_node *y;
+        reach{Pre}(\at(l->head, Pre), y) ==> \at(y->next->prev, Pre) == y; */
+  /*@ for ring: assert next_kept: \at(n->next, Pre) != n ==> \forall tc_node *y;
+        reach{Pre}(\at(l->head, Pre), y) && y != \at(n->prev, Pre) && y != n ==>
+        y->next == \at(y->next, Pre); */
+  /*@ for ring: assert new_head: \at(n->next, Pre) != n ==>
+        l->head == (\at(l->head, Pre) == n ? \at(n->next, Pre) : \at(l->head, Pre)); */
+  /*@ for ring: assert unlinked: \at(n->next, Pre) != n ==>
+        unlinked{Pre, Here}(\at(l->head, Pre), l->head, n, \at(n->prev, Pre)); */
+  /*@ for ring: assert old_nodes: \at(n->next, Pre) != n ==> \forall tc_node *x;
+        reach(l->head, x) ==> reach{Pre}(\at(l->head, Pre), x) && x != n; */
+  /*@ for ring: assert kept_nodes: \at(n->next, Pre) != n ==> \forall tc_node *x;
+        reach{Pre}(\at(l->head, Pre), x) && x != n ==> reach(l->head, x); */
+  /*@ for ring: assert next_links: \at(n->next, Pre) != n ==> \forall tc_node *x;
+        reach(l->head, x) ==>
+        x->next == (x == \at(n->prev, Pre) ? \at(n->next, Pre) : \at(x->next, Pre)); */
+  /*@ for ring: assert prev_links: \at(n->next, Pre) != n ==> \forall tc_node *x;
+        reach(l->head, x) ==>
+        x->prev == (x == \at(n->next, Pre) ? \at(n->prev, Pre) : \at(x->prev, Pre)); */
+  /*@ for ring: assert linked_next: \at(n->next, Pre) != n ==> \forall tc_node *x;
+        reach(l->head, x) ==> x->next->prev == x; */
+  /*@ for ring: assert linked_prev: \at(n->next, Pre) != n ==> \forall tc_node *x;
+        reach(l->head, x) ==> x->prev->next == x; */
+  /*@ for ring: assert in_list: \at(n->next, Pre) != n ==> \forall tc_node *x;
+        reach(l->head, x) ==> in_list(l, x); */
+  /*@ for ring: assert outside: \at(n->next, Pre) != n ==> \forall tc_node *x;
+        reach(l->head, x) ==> outside(x); */
+  /*@ for ring: assert prev_on_ring: \at(n->next, Pre) != n ==> \forall tc_node *x;
+        reach(l->head, x) ==> reach(l->head, x->prev); */
+  /*@ for ring: assert apart: \at(n->next, Pre) != n ==> \forall tc_node *x, *y;
+        reach(l->head, x) && reach(l->head, y) ==> same_or_apart(x, y); */
 }
 
 bool tc__list_contains(const tc_list *l, const tc_node *n)
@@ -357,10 +407,10 @@ void tc__ready_remove(tc_thread *t)
   tc_list *l = t->ready_list;
   /*@ assert preempt_apart: leave_apart(t); */
   tc__list_remove(l, &t->sched_node);
-  /*@ assert kept_preempt: preempt_kept{Pre, Here}(t); */
   if (l->head == NULL) tc__ready_map_clear(t);
   //@ assert map_agrees;
   if ((t->flags & TC_TF_PREEMPTED) != 0u) {
+    /*@ assert kept_preempt: preempt_kept{Pre, Here}(t); */
     t->flags &= (uint8_t)~TC_TF_PREEMPTED;
     /*@ assert preempt_member: member(&tc__k.preempted, &t->preempt_node); */
     /*@ assert heads_apart: heads_off_preempt(t); */

@@ -3,34 +3,13 @@
  * The ACSL statements of the lemmas proved by induction in proof/reach.mlw, as axiomatic blocks
  * over the kernel's own predicates (reach, in kernel/internal.h). They are kept here, outside
  * the kernel's sources, until a contract uses them: WP reads kernel/sched.c and what it
- * includes, and these blocks then move into kernel/internal.h. tacet prove parses this file
+ * includes, and these blocks then move into kernel/internal.h (as RingRemoval has, for
+ * tc__list_remove's behaviour `ring`). tacet prove parses this file
  * with Frama-C (so the statements type-check against the kernel's predicates) and proves the
  * lemmas of the same names with Why3 (docs/proof.md, "Induction, in Why3").
  */
 #include "internal.h"
 
-/* A node n leaves a ring: in state L2, n's predecessor p (in L1) links to n's successor, no
- * other node of the ring has another successor, and the walk starts at h2, the old head or, if
- * n was the head, its successor. The walks of L2 from h2 then find the nodes the walks of L1
- * found from h but n (reach_remove_old), and all of them (reach_remove_kept). Both are proved
- * by induction over reach in proof/reach.mlw, which tacet prove checks with Why3; the SMT
- * provers WP runs do not do induction, so here they are axioms, stated as there. WP gives a
- * goal the axioms of a block only when the goal names one of its symbols (here `unlinked`):
- * no contract names them yet (docs/proof.md, "What is not proved yet"). */
-/*@ axiomatic RingRemoval {
-  predicate unlinked{L1,L2}(tc_node *h, tc_node *h2, tc_node *n, tc_node *p) =
-      reach{L1}(h, n) && \at(p->next, L1) == n && \at(n->prev, L1) == p && p != n &&
-      \at(n->next, L1) != n && \at(p->next, L2) == \at(n->next, L1) &&
-      (\forall tc_node *y; reach{L1}(h, y) ==> \at(y->next->prev, L1) == y) &&
-      (\forall tc_node *y; reach{L1}(h, y) && y != p && y != n ==>
-         \at(y->next, L2) == \at(y->next, L1)) &&
-      h2 == (h == n ? \at(n->next, L1) : h);
-  axiom reach_remove_old{L1,L2}: \forall tc_node *h, *h2, *n, *p, *x;
-      unlinked{L1,L2}(h, h2, n, p) ==> reach{L2}(h2, x) ==> reach{L1}(h, x) && x != n;
-  axiom reach_remove_kept{L1,L2}: \forall tc_node *h, *h2, *n, *p, *z;
-      unlinked{L1,L2}(h, h2, n, p) ==> reach{L1}(h, z) ==> z != n ==> reach{L2}(h2, z);
-  }
-*/
 /* A node n joins a ring: in state L2, n, which the walk of L1 from h does not find, is linked
  * between p, a node it finds, and p's successor pos; no other node of the ring has another
  * successor, and the walk starts at h2, h or, when n went in before the head, n. The walks of

@@ -10,6 +10,7 @@ from tacet.cli import make_parser
 from tacet.core.errors import TacetError
 from tacet.project.prove import (
     AXIOMS_SOURCE,
+    AXIOMS_SOURCES,
     DOC,
     INDUCTION,
     PRIORITY_COUNTS,
@@ -429,6 +430,31 @@ def test_the_repository_lemmas_prove_and_stand_behind_their_axioms(tmp_path: Pat
     assert run.lemmas and all(run.lemmas.values())
     assert set(run.axiomatics) == {"RingRemoval", "RingInsertion", "RingOfOne"}
     assert all(run.axiomatics.values()) and induction_problems(run) == []
+    # tc__list_remove's behaviour ring uses RingRemoval: in the header WP reads
+    assert run.homes["RingRemoval"] == "kernel/internal.h"
+    assert run.homes["RingInsertion"] == AXIOMS_SOURCE
+
+
+def test_an_axiomatic_in_both_sources_or_an_axiom_without_lemma_is_named_where_it_is(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "proof").mkdir()
+    (tmp_path / "kernel").mkdir()
+    (tmp_path / "kernel/internal.h").write_text(AXIOMATICS)
+    (tmp_path / AXIOMS_SOURCE).write_text(AXIOMATICS.replace("Walks", "Other"))
+    (tmp_path / INDUCTION).write_text(THEORIES)
+    with pytest.raises(TacetError, match=f"{AXIOMS_SOURCE}: axiomatic Casts is also in kernel/"):
+        run_induction(tmp_path, why3_config(tmp_path / "build"))
+    run = Induction(
+        {"walk_one": True},
+        {"Walks": ("walk_one",)},
+        {"Walks": ("walk_one", "x")},
+        0.5,
+        {"Walks": "kernel/internal.h"},
+    )
+    assert induction_problems(run) == [
+        f"kernel/internal.h: axiom x of axiomatic Walks is no lemma of theory Walks in {INDUCTION}"
+    ]
 
 
 @pytest.mark.skipif(shutil.which("why3") is None, reason="why3 is not installed")
@@ -436,6 +462,7 @@ def test_a_theory_of_lemmas_naming_no_axiomatic_is_refused(tmp_path: Path) -> No
     (tmp_path / "proof").mkdir()
     (tmp_path / "kernel").mkdir()
     (tmp_path / AXIOMS_SOURCE).write_text(AXIOMATICS)
+    (tmp_path / "kernel/internal.h").write_text("/* no axiomatic here */\n")
     (tmp_path / INDUCTION).write_text(THEORIES.replace("theory Walks", "theory Nowhere"))
     with pytest.raises(TacetError, match="theory Nowhere names no axiomatic block"):
         run_induction(tmp_path, why3_config(tmp_path / "build"))
@@ -446,7 +473,8 @@ def test_a_false_lemma_does_not_prove(tmp_path: Path) -> None:
     repo = Path(__file__).resolve().parents[2]
     (tmp_path / "proof").mkdir()
     (tmp_path / "kernel").mkdir()
-    (tmp_path / AXIOMS_SOURCE).write_text((repo / AXIOMS_SOURCE).read_text())
+    for source in AXIOMS_SOURCES:
+        (tmp_path / source).write_text((repo / source).read_text())
     text = (repo / INDUCTION).read_text()
     wrong = text.replace("reach next1 h x /\\ x <> n", "reach next1 h x /\\ x <> p")
     assert wrong != text

@@ -59,12 +59,15 @@ FUNCTIONS = (
 )
 
 # The lemmas that need induction, which WP's SMT provers do not do: each theory of this Why3
-# file that has lemmas is named after an axiomatic block of AXIOMS_SOURCE, whose axioms are
+# file that has lemmas is named after an axiomatic block of AXIOMS_SOURCES, whose axioms are
 # lemmas of the same names there. Why3 proves them: induction over the first inductive
-# premise (Why3's transformation INDUCTION_TRANSFORM), then Z3 on each case. AXIOMS_SOURCE
-# includes kernel/internal.h, and Frama-C parses it, so that its statements type-check.
+# premise (Why3's transformation INDUCTION_TRANSFORM), then Z3 on each case. A block sits in
+# kernel/internal.h once a contract the proof reads uses it, and in AXIOMS_SOURCE until then;
+# AXIOMS_SOURCE includes kernel/internal.h, and Frama-C parses it, so that the statements of
+# both type-check.
 INDUCTION = "proof/reach.mlw"
 AXIOMS_SOURCE = "proof/lemmas.c"
+AXIOMS_SOURCES = ("kernel/internal.h", AXIOMS_SOURCE)
 INDUCTION_TRANSFORM = "induction_pr"
 INDUCTION_PROVER = "z3"
 
@@ -438,6 +441,7 @@ class Induction:
     theories: Mapping[str, tuple[str, ...]]
     axiomatics: Mapping[str, tuple[str, ...]]
     seconds: float
+    homes: Mapping[str, str] = field(default_factory=dict)  # block -> the file it is in
 
 
 def _block(text: str, start: int) -> str:
@@ -522,9 +526,15 @@ def induction_command(repo: Path) -> list[str]:
 
 def run_induction(repo: Path, conf: Path) -> Induction:
     """Why3 on the lemmas proved by induction, and the axiomatic blocks they stand behind."""
+    axiomatics: dict[str, tuple[str, ...]] = {}
+    homes: dict[str, str] = {}
     try:
         theories = parse_theories((repo / INDUCTION).read_text())
-        axiomatics = parse_axiomatics((repo / AXIOMS_SOURCE).read_text())
+        for source in AXIOMS_SOURCES:
+            for block, axioms in parse_axiomatics((repo / source).read_text(), source).items():
+                if block in homes:
+                    raise TacetError(f"{source}: axiomatic {block} is also in {homes[block]}")
+                axiomatics[block], homes[block] = axioms, source
     except OSError as error:
         raise TacetError(f"{error.filename}: {error.strerror}") from None
     start = time.monotonic()
@@ -546,10 +556,12 @@ def run_induction(repo: Path, conf: Path) -> Induction:
             continue  # definitions only (the walk), which the others use
         if theory not in axiomatics:
             raise TacetError(
-                f"{INDUCTION}: theory {theory} names no axiomatic block of {AXIOMS_SOURCE}"
+                f"{INDUCTION}: theory {theory} names no axiomatic block of "
+                + " or ".join(AXIOMS_SOURCES)
             )
         blocks[theory] = axiomatics[theory]
-    return Induction(lemmas, theories, blocks, time.monotonic() - start)
+    homes = {block: homes[block] for block in blocks}
+    return Induction(lemmas, theories, blocks, time.monotonic() - start, homes)
 
 
 def induction_problems(run: Induction) -> list[str]:
@@ -562,7 +574,8 @@ def induction_problems(run: Induction) -> list[str]:
     ]
     for block, axioms in run.axiomatics.items():
         problems += [
-            f"{AXIOMS_SOURCE}: axiom {axiom} of axiomatic {block} is no lemma of theory "
+            f"{run.homes.get(block, AXIOMS_SOURCE)}: axiom {axiom} of axiomatic {block} is no "
+            f"lemma of theory "
             f"{block} in {INDUCTION}"
             for axiom in axioms
             if axiom not in run.theories.get(block, ())
