@@ -575,8 +575,7 @@ def induction_problems(run: Induction) -> list[str]:
     for block, axioms in run.axiomatics.items():
         problems += [
             f"{run.homes.get(block, AXIOMS_SOURCE)}: axiom {axiom} of axiomatic {block} is no "
-            f"lemma of theory "
-            f"{block} in {INDUCTION}"
+            f"lemma of theory {block} in {INDUCTION}"
             for axiom in axioms
             if axiom not in run.theories.get(block, ())
         ]
