@@ -71,15 +71,30 @@ tc_kernel tc__k;
       assumes l->head != \null && pos != \null;
       ensures l->head == (pos == \old(l->head) ? n : \old(l->head));
       ensures n->next == pos && n->prev == \old(pos->prev);
-    complete behaviors;
-    disjoint behaviors;
+    behavior ring:
+      assumes ring_ok(l) && off_ring(l, n) && \separated(n, &tc__k) &&
+              (pos == \null || on_ring(l, pos));
+      ensures ring: ring_ok(l);
+    complete behaviors empty, back, before;
+    disjoint behaviors empty, back, before;
 */
 void tc__list_insert(tc_list *l, tc_node *pos, tc_node *n)
 {
+  /*@ for ring: assert around: l->head != \null ==> reach(l->head, l->head->prev) &&
+        (pos != \null ==> reach(l->head, pos->prev)); */
+  /*@ for ring: assert apart_around: l->head != \null ==> \forall tc_node *y;
+        reach(l->head, y) ==> apart(n, y) && \separated(l, y) && same_or_apart(y, l->head) &&
+        same_or_apart(y, l->head->prev) &&
+        (pos != \null ==> same_or_apart(y, pos) && same_or_apart(y, pos->prev)); */
+  /*@ for ring: assert not_on_ring: l->head != \null ==> !reach(l->head, n); */
+  /*@ for ring: assert back_links: l->head != \null ==> \forall tc_node *y;
+        reach(l->head, y) ==> y->next->prev == y; */
   tc_node *h = l->head;
   if (h == NULL) {
     n->next = n->prev = n;
     l->head = n;
+    /*@ for ring: assert self_linked(n); */
+    /*@ for ring: assert alone: \forall tc_node *x; reach(l->head, x) ==> x == n; */
     return;
   }
   if (pos == NULL)
@@ -91,11 +106,36 @@ void tc__list_insert(tc_list *l, tc_node *pos, tc_node *n)
    * them, took the provers most of their step budget (docs/proof.md, "Where the proof is
    * tight"). */
   //@ assert head_field: \separated(&l->head, &n->next, &n->prev, &pos->prev->next, &pos->prev);
+  /*@ for ring: assert next_fields: \forall tc_node *y; reach{Pre}(h, y) && y != pos->prev ==>
+        \separated(&y->next, &n->next, &n->prev, &pos->prev->next, &pos->prev); */
+  /*@ for ring: assert prev_fields: \forall tc_node *y; reach{Pre}(h, y) && y != pos ==>
+        \separated(&y->prev, &n->next, &n->prev, &pos->prev->next, &pos->prev); */
   n->next = pos;
   n->prev = pos->prev;
   pos->prev->next = n;
   pos->prev = n;
   //@ assert h_linked: linked(h) && (l->head == h || l->head == n);
+  /*@ for ring: assert next_kept: \forall tc_node *y; reach{Pre}(h, y) && y != n->prev ==>
+        y->next == \at(y->next, Pre); */
+  /*@ for ring: assert linked_in: linked_in{Pre, Here}(h, l->head, n, n->prev, pos); */
+  /*@ for ring: assert new_nodes: \forall tc_node *x;
+        reach(l->head, x) ==> reach{Pre}(h, x) || x == n; */
+  /*@ for ring: assert kept_nodes: \forall tc_node *x; reach{Pre}(h, x) ==> reach(l->head, x); */
+  /*@ for ring: assert new_node: reach(l->head, n); */
+  /*@ for ring: assert next_links: \forall tc_node *x; reach(l->head, x) ==>
+        x->next == (x == n ? pos : x == n->prev ? n : \at(x->next, Pre)); */
+  /*@ for ring: assert prev_kept: \forall tc_node *y; reach{Pre}(h, y) && y != pos ==>
+        y->prev == \at(y->prev, Pre); */
+  /*@ for ring: assert prev_links: \forall tc_node *x; reach(l->head, x) ==>
+        x->prev == (x == n ? n->prev : x == pos ? n : \at(x->prev, Pre)); */
+  /*@ for ring: assert linked_next: \forall tc_node *x; reach(l->head, x) ==> x->next->prev == x; */
+  /*@ for ring: assert linked_prev: \forall tc_node *x; reach(l->head, x) ==> x->prev->next == x; */
+  /*@ for ring: assert in_list: \forall tc_node *x; reach(l->head, x) ==> in_list(l, x); */
+  /*@ for ring: assert outside: \forall tc_node *x; reach(l->head, x) ==> outside(x); */
+  /*@ for ring: assert prev_on_ring: \forall tc_node *x;
+        reach(l->head, x) ==> reach(l->head, x->prev); */
+  /*@ for ring: assert apart: \forall tc_node *x, *y;
+        reach(l->head, x) && reach(l->head, y) ==> same_or_apart(x, y); */
 }
 
 /* A node alone in its list is the list's head (the second precondition). That the list is
@@ -233,6 +273,7 @@ static inline tc_thread *ready_head(unsigned p) { return tc__node_thread(tc__k.r
     assigns TC__ACSL_PREEMPTED_WRITES(t);
     ensures joined: tc__k.preempted.head != \null && in_list(&tc__k.preempted, &t->preempt_node);
     ensures head_linked: list_ok(&tc__k.preempted);
+    ensures ring: ring_ok(&tc__k.preempted);
     ensures kept_heads: \forall integer p; 0 <= p < TC_PRIORITIES ==>
               tc__k.ready[p].head == \old(tc__k.ready[p].head);
     ensures kept_thread: t->ready_list == \old(t->ready_list) &&
@@ -276,6 +317,7 @@ static void preempted_add(tc_thread *t)
         (pos != \null ==> \separated(&tc__k.ready[p].head, &pos->prev) &&
                           \separated(&tc__k.ready[p].head, &pos->prev->next)); */
   /*@ assert fields_apart: fields_before_apart(l->head, t) && fields_before_apart(pos, t); */
+  /*@ assert ring_insert: \separated(&t->preempt_node, &tc__k) && (pos == \null || on_ring(l, pos)); */
   tc__list_insert(l, pos, &t->preempt_node);
 }
 
