@@ -337,6 +337,19 @@ extern tc_kernel tc__k;
   axiom reach_alone{L}: \forall tc_node *n, *x; reach(n, x) ==> self_linked(n) ==> x == n;
   }
 */
+/* A ring left alone: when every node the walk of L1 from h finds has the same successor in L2,
+ * the walks of L1 and L2 from h find the same nodes (reach_frame_kept, reach_frame_back;
+ * proved by induction over reach in proof/reach.mlw). What a change to one list gives the
+ * walk of another. */
+/*@ axiomatic RingFrame {
+  predicate steps_kept{L1,L2}(tc_node *h) =
+      \forall tc_node *y; reach{L1}(h, y) ==> \at(y->next, L2) == \at(y->next, L1);
+  axiom reach_frame_kept{L1,L2}: \forall tc_node *h, *x;
+      reach{L1}(h, x) ==> steps_kept{L1,L2}(h) ==> reach{L2}(h, x);
+  axiom reach_frame_back{L1,L2}: \forall tc_node *h, *x;
+      reach{L2}(h, x) ==> steps_kept{L1,L2}(h) ==> reach{L1}(h, x);
+  }
+*/
 /* Nodes a and b of two lists, and their neighbours, do not overlap. */
 /*@
   predicate disjoint{L}(tc_node *a, tc_node *b) = apart(a, b) && apart(a->next, b) && apart(a->prev, b);

@@ -317,7 +317,8 @@ static void preempted_add(tc_thread *t)
         (pos != \null ==> \separated(&tc__k.ready[p].head, &pos->prev) &&
                           \separated(&tc__k.ready[p].head, &pos->prev->next)); */
   /*@ assert fields_apart: fields_before_apart(l->head, t) && fields_before_apart(pos, t); */
-  /*@ assert ring_insert: \separated(&t->preempt_node, &tc__k) && (pos == \null || on_ring(l, pos)); */
+  /*@ assert ring_insert: \separated(&t->preempt_node, &tc__k) &&
+        (pos == \null || on_ring(l, pos)); */
   tc__list_insert(l, pos, &t->preempt_node);
 }
 
@@ -354,6 +355,10 @@ static inline bool flagged(const tc_node *n) { return (tc__node_thread_const(n)-
             { pos->prev->next | tc_node *x; pos != \null },
             tc__k.ready_map[t->priority / 32], tc__k.ready_group;
     TC__ACSL_READY_JOINED(t)
+    behavior ring:
+      assumes ring_ok(t->ready_list) && off_ring(t->ready_list, &t->sched_node) &&
+              (pos == \null || on_ring(t->ready_list, pos));
+      ensures ring: ring_ok(t->ready_list);
 */
 static inline void ready_insert_at(tc_thread *t, tc_node *pos)
 {
@@ -367,6 +372,7 @@ static inline void ready_insert_at(tc_thread *t, tc_node *pos)
         (l->head != \null ==> \separated(&l->head->prev, &tc__k.ready[p].head) &&
                               \separated(&l->head->prev->next, &tc__k.ready[p].head)); */
   /*@ assert fields_apart: fields_before_apart(l->head, t) && fields_before_apart(pos, t); */
+  //@ assert node_apart: \separated(&t->sched_node, &tc__k);
   tc__list_insert(l, pos, &t->sched_node);
   /*@ assert kept_heads: \forall integer p; 0 <= p < TC_PRIORITIES && p != t->priority ==>
         tc__k.ready[p].head == \at(tc__k.ready[p].head, Pre); */
@@ -391,22 +397,49 @@ static inline void ready_insert_at(tc_thread *t, tc_node *pos)
                y == t->ready_list->head->prev ==>
                off_ring(&tc__k.preempted, y) && \separated(y, &t->preempt_node) &&
                \separated(y, &tc__k) && \separated(y, t);
+    requires ring_ok(t->ready_list) && off_ring(t->ready_list, &t->sched_node) &&
+             ring_apart(t->ready_list, t) && rings_apart(t->ready_list, &tc__k.preempted);
     assigns t->ready_list->head, t->sched_node.next, t->sched_node.prev,
             { t->ready_list->head->prev | tc_node *x; t->ready_list->head != \null },
             { t->ready_list->head->prev->next | tc_node *x; t->ready_list->head != \null },
             tc__k.ready_map[t->priority / 32], tc__k.ready_group,
             TC__ACSL_PREEMPTED_WRITES(t);
     TC__ACSL_READY_JOINED(t)
+    ensures ring: ring_ok(t->ready_list);
 */
 static void ready_insert_flagged(tc_thread *t)
 {
   tc_list *l = t->ready_list;
   tc_node *pos = l->head;
   //@ assert own_list: l == &tc__k.ready[t->priority];
+  /*@ assert ring_off: pos != \null ==> \forall tc_node *y; reach(pos, y) ==>
+        off_ring(&tc__k.preempted, y) && \separated(y, &t->preempt_node) && \separated(y, &tc__k); */
   preempted_add(t);
+  /* What ready_insert_at needs, restated right after the call one fact at a time: left to
+   * the call's precondition, with the rings among the hypotheses, it ran out of steps. */
+  //@ assert kept_thread: thread_ok(t);
+  //@ assert kept_group: group_agrees;
+  //@ assert kept_map: map_agrees_but(t->priority);
   //@ assert kept_head: l->head == pos;
   /*@ assert kept_links: pos != \null ==> \let q = pos; q->next == \at(q->next, Pre) &&
         q->prev == \at(q->prev, Pre) && q->next->prev == q && q->prev->next == q; */
+  /* The ready ring lies off the preempted ring (rings_apart), and so keeps its links across
+   * preempted_add (its by_cases): its walk finds the nodes it found (RingFrame). */
+  /*@ assert ring_links: pos != \null ==> \forall tc_node *y; reach{Pre}(pos, y) ==>
+        y->next == \at(y->next, Pre) && y->prev == \at(y->prev, Pre); */
+  //@ assert steps: pos != \null ==> steps_kept{Pre, Here}(pos);
+  /*@ assert ring_kept: pos != \null ==> \forall tc_node *y;
+        reach(pos, y) <==> reach{Pre}(pos, y); */
+  /*@ assert linked_kept: pos != \null ==> \forall tc_node *x; reach{Pre}(pos, x) ==>
+        reach{Pre}(pos, x->next) && reach{Pre}(pos, x->prev) &&
+        x->next->prev == x && x->prev->next == x; */
+  /*@ assert ring_nodes: pos != \null ==> \forall tc_node *x; reach(pos, x) ==>
+        in_list(l, x) && outside(x) && reach(pos, x->prev); */
+  /*@ assert pairs: pos != \null ==> \forall tc_node *x, *y; reach(pos, x) && reach(pos, y) ==>
+        same_or_apart(x, y); */
+  /*@ assert off_again: pos != \null ==> \forall tc_node *x; reach(pos, x) ==>
+        apart(&t->sched_node, x); */
+  /*@ assert ring_again: ring_ok(l) && off_ring(l, &t->sched_node); */
   ready_insert_at(t, pos);
 }
 
@@ -423,6 +456,7 @@ static void ready_insert_flagged(tc_thread *t)
             tc__k.ready_map[t->priority / 32], tc__k.ready_group,
             TC__ACSL_PREEMPTED_WRITES(t);
     TC__ACSL_READY_JOINED(t)
+    ensures ring: ring_ok(t->ready_list);
 */
 void tc__ready_insert(tc_thread *t, bool at_front)
 {
