@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from tacet.cli import make_parser
+from tacet.cli.prove import _goals
 from tacet.core.errors import TacetError
 from tacet.project.prove import (
     AXIOMS_SOURCE,
@@ -505,3 +506,8 @@ def test_each_run_starts_from_an_empty_wp_cache(tmp_path: Path) -> None:
     entry.write_text("{}")
     clear_wp_cache(conf)
     assert (tmp_path / "proof" / WP_CACHE).is_dir() and not entry.exists()
+
+
+def test_a_count_of_goals_reads_singular_for_one() -> None:
+    assert _goals(0) == "0 goals" and _goals(1) == "1 goal" and _goals(2) == "2 goals"
+    assert _goals(1, "listed ") == "1 listed goal" and _goals(4, "listed ") == "4 listed goals"

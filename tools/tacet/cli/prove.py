@@ -32,6 +32,11 @@ from tacet.project.prove import (
 )
 
 
+def _goals(n: int, what: str = "") -> str:
+    """'1 goal', '2 listed goals': a count with its noun."""
+    return f"{n} {what}goal{'' if n == 1 else 's'}"
+
+
 def _priorities(text: str) -> int:
     try:
         value = int(text)
@@ -120,7 +125,7 @@ def handle(args: argparse.Namespace) -> int:
         run = run_wp(repo, priorities, conf, args.jobs, skipped)
         runs.append(run)
         unproved = len(run.goals) - run.proved
-        left_out = f", {len(skipped)} listed goals left out" if skipped else ""
+        left_out = f", {_goals(len(skipped), 'listed ')} left out" if skipped else ""
         print(
             f"TC_PRIORITIES={priorities}: {len(run.goals)} goals, {run.proved} proved, "
             f"{unproved} not proved{left_out}, {run.seconds:.0f} s"
@@ -128,7 +133,7 @@ def handle(args: argparse.Namespace) -> int:
         if most := run.most_steps():
             near = len(run.near_budget())
             print(
-                f"  most steps: {most[0]}, {most[1]:,} of {STEPS:,}; {near} goals above "
+                f"  most steps: {most[0]}, {most[1]:,} of {STEPS:,}; {_goals(near)} above "
                 f"{NEAR_BUDGET:.0%} of the budget"
             )
         sys.stdout.flush()
