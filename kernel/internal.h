@@ -350,6 +350,21 @@ extern tc_kernel tc__k;
       reach{L2}(h, x) ==> steps_kept{L1,L2}(h) ==> reach{L1}(h, x);
   }
 */
+/* A list kept whole: from L1 to L2 its head and the links of its nodes are kept (each next
+ * through steps_kept, so that the walk finds the same nodes), and what was valid stays so. A
+ * list a walk found whole in L1 is then found whole in L2 (ring_ok_kept, a lemma WP proves
+ * from RingFrame's axioms). A block of its own: WP gives a goal the lemma only when the goal
+ * names ring_frame, not wherever steps_kept is named. */
+/*@ axiomatic RingKept {
+  predicate ring_frame{L1,L2}(tc_list *l) =
+      \at(l->head, L2) == \at(l->head, L1) &&
+      (\at(l->head, L1) != \null ==> \forall tc_node *y; reach{L1}(\at(l->head, L1), y) ==>
+         \at(y->next, L2) == \at(y->next, L1) && \at(y->prev, L2) == \at(y->prev, L1)) &&
+      (\forall tc_node *x; \valid{L1}(x) ==> \valid{L2}(x)) && \valid{L2}(l);
+  lemma ring_ok_kept{L1,L2}: \forall tc_list *l; ring_frame{L1,L2}(l) ==> ring_ok{L1}(l) ==>
+      ring_ok{L2}(l) && (\at(l->head, L1) != \null ==> steps_kept{L1,L2}(\at(l->head, L1)));
+  }
+*/
 /* Nodes a and b of two lists, and their neighbours, do not overlap. */
 /*@
   predicate disjoint{L}(tc_node *a, tc_node *b) = apart(a, b) && apart(a->next, b) && apart(a->prev, b);

@@ -75,6 +75,7 @@ tc_kernel tc__k;
       assumes ring_ok(l) && off_ring(l, n) && \separated(n, &tc__k) &&
               (pos == \null || on_ring(l, pos));
       ensures ring: ring_ok(l);
+      ensures nodes: \forall tc_node *x; on_ring(l, x) ==> \old(on_ring(l, x)) || x == n;
     complete behaviors empty, back, before;
     disjoint behaviors empty, back, before;
 */
@@ -274,6 +275,8 @@ static inline tc_thread *ready_head(unsigned p) { return tc__node_thread(tc__k.r
     ensures joined: tc__k.preempted.head != \null && in_list(&tc__k.preempted, &t->preempt_node);
     ensures head_linked: list_ok(&tc__k.preempted);
     ensures ring: ring_ok(&tc__k.preempted);
+    ensures nodes: \forall tc_node *x; on_ring(&tc__k.preempted, x) ==>
+              \old(on_ring(&tc__k.preempted, x)) || x == &t->preempt_node;
     ensures kept_heads: \forall integer p; 0 <= p < TC_PRIORITIES ==>
               tc__k.ready[p].head == \old(tc__k.ready[p].head);
     ensures kept_thread: t->ready_list == \old(t->ready_list) &&
@@ -334,6 +337,18 @@ static inline bool flagged(const tc_node *n) { return (tc__node_thread_const(n)-
       \separated(x, t) && \separated(x->prev, t);
 */
 
+/* The links of y lie apart from the fields an insertion of t before pos writes (pos's and the
+ * list head's prev, and the next of the nodes before them), which therefore keep them. */
+/*@ predicate links_apart{L}(tc_node *y, tc_thread *t, tc_node *pos) =
+      \separated(&y->next, &t->ready_list->head, &t->sched_node.next, &t->sched_node.prev) &&
+      \separated(&y->prev, &t->ready_list->head, &t->sched_node.next, &t->sched_node.prev) &&
+      (pos != \null ==> \separated(&y->next, &pos->prev, &pos->prev->next) &&
+                        \separated(&y->prev, &pos->prev, &pos->prev->next)) &&
+      (t->ready_list->head != \null ==>
+         \separated(&y->next, &t->ready_list->head->prev, &t->ready_list->head->prev->next) &&
+         \separated(&y->prev, &t->ready_list->head->prev, &t->ready_list->head->prev->next));
+*/
+
 /* `t` joins its list before `pos` (at the back when NULL) and its bit in the map is set: the
  * part of tc__ready_insert that comes after the choice of the place. Its contract names only
  * the nodes it writes, so that its callers' frames are small. */
@@ -355,6 +370,9 @@ static inline bool flagged(const tc_node *n) { return (tc__node_thread_const(n)-
             { pos->prev->next | tc_node *x; pos != \null },
             tc__k.ready_map[t->priority / 32], tc__k.ready_group;
     TC__ACSL_READY_JOINED(t)
+    ensures kept_preempted: tc__k.preempted.head == \old(tc__k.preempted.head);
+    ensures kept_links: \forall tc_node *y; \old(links_apart(y, t, pos)) ==>
+              y->next == \old(y->next) && y->prev == \old(y->prev);
     behavior ring:
       assumes ring_ok(t->ready_list) && off_ring(t->ready_list, &t->sched_node) &&
               (pos == \null || on_ring(t->ready_list, pos));
@@ -373,6 +391,11 @@ static inline void ready_insert_at(tc_thread *t, tc_node *pos)
                               \separated(&l->head->prev->next, &tc__k.ready[p].head)); */
   /*@ assert fields_apart: fields_before_apart(l->head, t) && fields_before_apart(pos, t); */
   //@ assert node_apart: \separated(&t->sched_node, &tc__k);
+  /*@ assert preempted_apart: \separated(&tc__k.preempted.head, &l->head, &t->sched_node.next,
+        &t->sched_node.prev) &&
+        (pos != \null ==> \separated(&tc__k.preempted.head, &pos->prev, &pos->prev->next)) &&
+        (l->head != \null ==>
+           \separated(&tc__k.preempted.head, &l->head->prev, &l->head->prev->next)); */
   tc__list_insert(l, pos, &t->sched_node);
   /*@ assert kept_heads: \forall integer p; 0 <= p < TC_PRIORITIES && p != t->priority ==>
         tc__k.ready[p].head == \at(tc__k.ready[p].head, Pre); */
@@ -406,6 +429,7 @@ static inline void ready_insert_at(tc_thread *t, tc_node *pos)
             TC__ACSL_PREEMPTED_WRITES(t);
     TC__ACSL_READY_JOINED(t)
     ensures ring: ring_ok(t->ready_list);
+    ensures preempted_ring: ring_ok(&tc__k.preempted);
 */
 static void ready_insert_flagged(tc_thread *t)
 {
@@ -414,6 +438,12 @@ static void ready_insert_flagged(tc_thread *t)
   //@ assert own_list: l == &tc__k.ready[t->priority];
   /*@ assert ring_off: pos != \null ==> \forall tc_node *y; reach(pos, y) ==>
         off_ring(&tc__k.preempted, y) && \separated(y, &t->preempt_node) && \separated(y, &tc__k); */
+  /*@ assert preempted_apart: \forall tc_node *y; on_ring(&tc__k.preempted, y) ==>
+        \separated(y, &tc__k) && \separated(y, t) &&
+        (pos != \null ==> \separated(y, pos) && \separated(y, pos->prev)); */
+  /*@ assert node_apart: \separated(&t->preempt_node, &tc__k) &&
+        (pos != \null ==> \separated(&t->preempt_node, pos) &&
+                          \separated(&t->preempt_node, pos->prev)); */
   preempted_add(t);
   /* What ready_insert_at needs, restated right after the call one fact at a time: left to
    * the call's precondition, with the rings among the hypotheses, it ran out of steps. */
@@ -428,19 +458,43 @@ static void ready_insert_flagged(tc_thread *t)
   /*@ assert ring_links: pos != \null ==> \forall tc_node *y; reach{Pre}(pos, y) ==>
         y->next == \at(y->next, Pre) && y->prev == \at(y->prev, Pre); */
   //@ assert steps: pos != \null ==> steps_kept{Pre, Here}(pos);
+  //@ assert ring_frame: ring_frame{Pre, Here}(l);
   /*@ assert ring_kept: pos != \null ==> \forall tc_node *y;
         reach(pos, y) <==> reach{Pre}(pos, y); */
-  /*@ assert linked_kept: pos != \null ==> \forall tc_node *x; reach{Pre}(pos, x) ==>
-        reach{Pre}(pos, x->next) && reach{Pre}(pos, x->prev) &&
-        x->next->prev == x && x->prev->next == x; */
-  /*@ assert ring_nodes: pos != \null ==> \forall tc_node *x; reach(pos, x) ==>
-        in_list(l, x) && outside(x) && reach(pos, x->prev); */
-  /*@ assert pairs: pos != \null ==> \forall tc_node *x, *y; reach(pos, x) && reach(pos, y) ==>
-        same_or_apart(x, y); */
   /*@ assert off_again: pos != \null ==> \forall tc_node *x; reach(pos, x) ==>
         apart(&t->sched_node, x); */
   /*@ assert ring_again: ring_ok(l) && off_ring(l, &t->sched_node); */
+  /* The preempted ring after preempted_add: its nodes are those it had (apart from the ready
+   * list's head, its neighbours and t) and t's preempt_node. The fields ready_insert_at
+   * writes lie apart from the links of each of them, which it therefore keeps. */
+  /*@ ghost Added: ; */
+  //@ ghost tc_node *ph = tc__k.preempted.head;
+  //@ assert at_head: t->ready_list == l && t->ready_list->head == pos;
+  /*@ assert preempted_old: \forall tc_node *y; on_ring(&tc__k.preempted, y) ==>
+        y == &t->preempt_node || on_ring{Pre}(&tc__k.preempted, y); */
+  /*@ assert preempted_nodes: \forall tc_node *y; on_ring(&tc__k.preempted, y) ==>
+        \separated(y, &tc__k) && \separated(y, &t->sched_node) &&
+        (pos != \null ==> \separated(y, pos) && \separated(y, pos->prev)); */
+  /*@ assert preempted_fields: \forall tc_node *y; on_ring(&tc__k.preempted, y) ==>
+        \separated(&y->next, &t->ready_list->head, &t->sched_node.next, &t->sched_node.prev) &&
+        \separated(&y->prev, &t->ready_list->head, &t->sched_node.next, &t->sched_node.prev) &&
+        (pos != \null ==> \separated(&y->next, &pos->prev, &pos->prev->next) &&
+                          \separated(&y->prev, &pos->prev, &pos->prev->next)) &&
+        (t->ready_list->head != \null ==>
+           \separated(&y->next, &t->ready_list->head->prev, &t->ready_list->head->prev->next) &&
+           \separated(&y->prev, &t->ready_list->head->prev, &t->ready_list->head->prev->next)); */
+  /*@ assert preempted_writes: \forall tc_node *y; on_ring(&tc__k.preempted, y) ==>
+        links_apart(y, t, pos); */
+  /*@ assert preempted_reach: \forall tc_node *y;
+        reach(tc__k.preempted.head, y) ==> on_ring(&tc__k.preempted, y); */
   ready_insert_at(t, pos);
+  /* ready_insert_at keeps the preempted list's head and the links of its nodes (kept_links):
+   * a walk finds the same nodes (RingFrame), linked as they were. Each step is stated in the
+   * form (on_ring or reach, of one state) in which the next one reads it. */
+  //@ assert preempted_head: tc__k.preempted.head == ph;
+  /*@ assert preempted_links: \forall tc_node *y; reach{Added}(ph, y) ==>
+        y->next == \at(y->next, Added) && y->prev == \at(y->prev, Added); */
+  //@ assert preempted_frame: ring_frame{Added, Here}(&tc__k.preempted);
 }
 
 /*@ requires thread_ok(t) && ring_ok(t->ready_list) && ring_threads(t->ready_list);
@@ -457,10 +511,15 @@ static void ready_insert_flagged(tc_thread *t)
             TC__ACSL_PREEMPTED_WRITES(t);
     TC__ACSL_READY_JOINED(t)
     ensures ring: ring_ok(t->ready_list);
+    ensures preempted_ring: (t->flags & TC_TF_PREEMPTED) != 0 ==> ring_ok(&tc__k.preempted);
 */
 void tc__ready_insert(tc_thread *t, bool at_front)
 {
   if ((t->flags & TC_TF_PREEMPTED) != 0u) {
+    /* The nodes the flagged path writes through besides t's: the ready list's head, a node of
+     * the ring (its prev and that node's next are in this function's assigns). */
+    /*@ assert head_on: t->ready_list->head != \null ==>
+          on_ring(t->ready_list, t->ready_list->head); */
     ready_insert_flagged(t);
   } else {
     tc_list *l = t->ready_list;
