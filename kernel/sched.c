@@ -152,6 +152,7 @@ void tc__list_insert(tc_list *l, tc_node *pos, tc_node *n)
     behavior ring:
       assumes ring_ok(l) && on_ring(l, n);
       ensures ring: ring_ok(l);
+      ensures nodes: \forall tc_node *x; on_ring(l, x) ==> \old(on_ring(l, x)) && x != n;
 */
 void tc__list_remove(tc_list *l, tc_node *n)
 {
@@ -536,11 +537,53 @@ void tc__ready_insert(tc_thread *t, bool at_front)
   }
 }
 
-/*@ TC__ACSL_READY_LEAVES(t) */
+/* y's links are not the pointer field at a: none of a node's links when y is apart from that
+ * node, nor a list's head when y is apart from the list. The lemmas take the
+ * step from nodes to fields, which in a goal with many hypotheses ran out of steps. */
+/*@ axiomatic LinksOff {
+  predicate links_off(tc_node *y, tc_node **a) = \separated(&y->next, a) && \separated(&y->prev, a);
+  lemma links_off_node: \forall tc_node *y, *x;
+      \separated(y, x) ==> links_off(y, &x->next) && links_off(y, &x->prev);
+  lemma links_off_list: \forall tc_node *y, tc_list *l; \separated(y, l) ==> links_off(y, &l->head);
+  }
+*/
+
+/* Behaviour `ring`: from lists a walk finds whole, apart from each other, it leaves them
+ * whole. Each removal keeps the other list whole: it writes nothing a node of that list
+ * holds, so the list keeps its head and links (ring_frame, lemma ring_ok_kept). The facts
+ * are asserted in the flagged branch, after kept_preempt: among its hypotheses they left it
+ * out of steps before (docs/proof.md). */
+/*@ TC__ACSL_READY_LEAVES(t)
+    behavior ring:
+      assumes ring_ok(t->ready_list) && on_ring(t->ready_list, &t->sched_node);
+      assumes (t->flags & TC_TF_PREEMPTED) != 0 ==> ring_ok(&tc__k.preempted) &&
+              on_ring(&tc__k.preempted, &t->preempt_node) &&
+              rings_apart(t->ready_list, &tc__k.preempted);
+      ensures ring: ring_ok(t->ready_list);
+      ensures preempted_ring: (\old(t->flags) & TC_TF_PREEMPTED) != 0 ==>
+              ring_ok(&tc__k.preempted);
+*/
 void tc__ready_remove(tc_thread *t)
 {
   tc_list *l = t->ready_list;
   /*@ assert preempt_apart: leave_apart(t); */
+  /* Behaviour `ring`, flagged: the preempted list's links lie apart from what the first
+   * removal writes. */
+  /*@ for ring: assert n_around: (t->flags & TC_TF_PREEMPTED) != 0 ==>
+        on_ring(l, t->sched_node.prev) && on_ring(l, t->sched_node.next); */
+  /*@ for ring: assert p_apart: (t->flags & TC_TF_PREEMPTED) != 0 ==> \forall tc_node *y;
+        on_ring(&tc__k.preempted, y) ==> \separated(y, l) && \separated(y, &t->sched_node) &&
+        \separated(y, t->sched_node.prev) && \separated(y, t->sched_node.next); */
+  /*@ for ring: assert p_fields: (t->flags & TC_TF_PREEMPTED) != 0 ==> \forall tc_node *y;
+        on_ring(&tc__k.preempted, y) ==>
+        links_off(y, &l->head) && links_off(y, &t->sched_node.next) &&
+        links_off(y, &t->sched_node.prev) && links_off(y, &t->sched_node.prev->next) &&
+        links_off(y, &t->sched_node.next->prev); */
+  /*@ for ring: assert p_reach: (t->flags & TC_TF_PREEMPTED) != 0 ==> \forall tc_node *y;
+        reach(tc__k.preempted.head, y) ==> on_ring(&tc__k.preempted, y); */
+  /*@ for ring: assert r_apart_pre: (t->flags & TC_TF_PREEMPTED) != 0 ==> \forall tc_node *y;
+        on_ring(l, y) ==> \separated(y, &tc__k.preempted) && \separated(y, &t->preempt_node) &&
+        \separated(y, t->preempt_node.next) && \separated(y, t->preempt_node.prev); */
   tc__list_remove(l, &t->sched_node);
   if (l->head == NULL) tc__ready_map_clear(t);
   //@ assert map_agrees;
@@ -549,10 +592,33 @@ void tc__ready_remove(tc_thread *t)
     t->flags &= (uint8_t)~TC_TF_PREEMPTED;
     /*@ assert preempt_member: member(&tc__k.preempted, &t->preempt_node); */
     /*@ assert heads_apart: heads_off_preempt(t); */
+    /* The preempted list across the first removal, whose writes its nodes' links miss. */
+    /*@ for ring: assert p_links: \forall tc_node *y;
+          reach{Pre}(\at(tc__k.preempted.head, Pre), y) ==>
+          y->next == \at(y->next, Pre) && y->prev == \at(y->prev, Pre); */
+    //@ for ring: assert p_frame: ring_frame{Pre, Here}(&tc__k.preempted);
+    /*@ for ring: assert p_whole: ring_ok(&tc__k.preempted) &&
+          on_ring(&tc__k.preempted, &t->preempt_node); */
+    /* The ready list, whole after the first removal, across the second. */
+    /*@ for ring: assert r_old: \forall tc_node *y; on_ring(l, y) ==>
+          on_ring{Pre}(l, y) && y != &t->sched_node; */
+    /*@ for ring: assert r_apart: \forall tc_node *y; on_ring(l, y) ==>
+          \separated(y, &tc__k.preempted) && \separated(y, &t->preempt_node) &&
+          \separated(y, t->preempt_node.next) && \separated(y, t->preempt_node.prev); */
+    /*@ for ring: assert r_fields: \forall tc_node *y; on_ring(l, y) ==>
+          links_off(y, &tc__k.preempted.head) && links_off(y, &t->preempt_node.next) &&
+          links_off(y, &t->preempt_node.prev) && links_off(y, &t->preempt_node.prev->next) &&
+          links_off(y, &t->preempt_node.next->prev); */
+    /*@ for ring: assert r_reach: l->head != \null ==> \forall tc_node *y;
+          reach(l->head, y) ==> on_ring(l, y); */
     /*@ ghost Popped: ; */
     tc__list_remove(&tc__k.preempted, &t->preempt_node);
     /*@ assert kept_heads: heads_kept{Popped, Here}; */
     /*@ assert map_after: map_agrees; */
+    /*@ for ring: assert r_links: \at(l->head, Popped) != \null ==> \forall tc_node *y;
+          reach{Popped}(\at(l->head, Popped), y) ==>
+          y->next == \at(y->next, Popped) && y->prev == \at(y->prev, Popped); */
+    //@ for ring: assert r_frame: ring_frame{Popped, Here}(l);
   }
 }
 
