@@ -489,9 +489,9 @@ static void ready_insert_flagged(tc_thread *t)
   /*@ assert preempted_reach: \forall tc_node *y;
         reach(tc__k.preempted.head, y) ==> on_ring(&tc__k.preempted, y); */
   ready_insert_at(t, pos);
-  /* ready_insert_at keeps the preempted list's head and the links of its nodes (kept_links):
-   * a walk finds the same nodes (RingFrame), linked as they were. Each step is stated in the
-   * form (on_ring or reach, of one state) in which the next one reads it. */
+  /* ready_insert_at keeps the preempted list's head and the links of its nodes (kept_links),
+   * so the list is whole after it (ring_frame, lemma ring_ok_kept). Each step is stated in
+   * the form (on_ring or reach, of one state) in which the next one reads it. */
   //@ assert preempted_head: tc__k.preempted.head == ph;
   /*@ assert preempted_links: \forall tc_node *y; reach{Added}(ph, y) ==>
         y->next == \at(y->next, Added) && y->prev == \at(y->prev, Added); */
@@ -538,8 +538,8 @@ void tc__ready_insert(tc_thread *t, bool at_front)
 }
 
 /* y's links are not the pointer field at a: none of a node's links when y is apart from that
- * node, nor a list's head when y is apart from the list. The lemmas take the
- * step from nodes to fields, which in a goal with many hypotheses ran out of steps. */
+ * node, nor a list's head when y is apart from the list. The lemmas take the step from nodes
+ * to fields, which, left to the provers in a goal with many hypotheses, ran out of steps. */
 /*@ axiomatic LinksOff {
   predicate links_off(tc_node *y, tc_node **a) = \separated(&y->next, a) && \separated(&y->prev, a);
   lemma links_off_node: \forall tc_node *y, *x;
@@ -549,10 +549,10 @@ void tc__ready_insert(tc_thread *t, bool at_front)
 */
 
 /* Behaviour `ring`: from lists a walk finds whole, apart from each other, it leaves them
- * whole. Each removal keeps the other list whole: it writes nothing a node of that list
- * holds, so the list keeps its head and links (ring_frame, lemma ring_ok_kept). The facts
- * are asserted in the flagged branch, after kept_preempt: among its hypotheses they left it
- * out of steps before (docs/proof.md). */
+ * whole. Each removal keeps the other list whole: it writes no link of a node of that list,
+ * which keeps its head and links (ring_frame, lemma ring_ok_kept). What the state before
+ * the first removal gives is asserted at the start, in that state; the rest in the flagged
+ * branch, after kept_preempt, whose cost (docs/proof.md) they leave as it was. */
 /*@ TC__ACSL_READY_LEAVES(t)
     behavior ring:
       assumes ring_ok(t->ready_list) && on_ring(t->ready_list, &t->sched_node);
