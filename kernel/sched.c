@@ -476,6 +476,8 @@ static void ready_insert_flagged(tc_thread *t)
   /*@ assert preempted_nodes: \forall tc_node *y; on_ring(&tc__k.preempted, y) ==>
         \separated(y, &tc__k) && \separated(y, &t->sched_node) &&
         (pos != \null ==> \separated(y, pos) && \separated(y, pos->prev)); */
+  /* links_apart's body, then the predicate: asserted folded alone, it does not prove (the
+   * provers do not unfold it over the quantifier). */
   /*@ assert preempted_fields: \forall tc_node *y; on_ring(&tc__k.preempted, y) ==>
         \separated(&y->next, &t->ready_list->head, &t->sched_node.next, &t->sched_node.prev) &&
         \separated(&y->prev, &t->ready_list->head, &t->sched_node.next, &t->sched_node.prev) &&
