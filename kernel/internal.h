@@ -365,6 +365,18 @@ extern tc_kernel tc__k;
       ring_ok{L2}(l) && (\at(l->head, L1) != \null ==> steps_kept{L1,L2}(\at(l->head, L1)));
   }
 */
+/* A node n that no node of a whole list overlaps is off the list: apart from each node and
+ * its neighbours, which are nodes of the list too (off_ring_sep). A node of a whole list is
+ * apart from each of its other nodes (ring_sep_on). Lemmas WP proves, in a block of its own
+ * as RingKept's: WP gives a goal them only when the goal names ring_sep or ring_sep_but. */
+/*@ axiomatic RingOff {
+  predicate ring_sep{L}(tc_list *l, tc_node *n) = \forall tc_node *x; on_ring(l, x) ==> \separated(x, n);
+  lemma off_ring_sep{L}: \forall tc_list *l, tc_node *n; ring_ok(l) ==> ring_sep(l, n) ==> off_ring(l, n);
+  predicate ring_sep_but{L}(tc_list *l, tc_node *n) =
+      \forall tc_node *x; on_ring(l, x) && x != n ==> \separated(x, n);
+  lemma ring_sep_on{L}: \forall tc_list *l, tc_node *n; ring_ok(l) ==> on_ring(l, n) ==> ring_sep_but(l, n);
+  }
+*/
 /* Nodes a and b of two lists, and their neighbours, do not overlap. */
 /*@
   predicate disjoint{L}(tc_node *a, tc_node *b) = apart(a, b) && apart(a->next, b) && apart(a->prev, b);

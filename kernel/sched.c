@@ -76,6 +76,8 @@ tc_kernel tc__k;
               (pos == \null || on_ring(l, pos));
       ensures ring: ring_ok(l);
       ensures nodes: \forall tc_node *x; on_ring(l, x) ==> \old(on_ring(l, x)) || x == n;
+      ensures kept: \forall tc_node *x; \old(on_ring(l, x)) ==> on_ring(l, x);
+      ensures joins: on_ring(l, n);
     complete behaviors empty, back, before;
     disjoint behaviors empty, back, before;
 */
@@ -372,12 +374,17 @@ static inline bool flagged(const tc_node *n) { return (tc__node_thread_const(n)-
             tc__k.ready_map[t->priority / 32], tc__k.ready_group;
     TC__ACSL_READY_JOINED(t)
     ensures kept_preempted: tc__k.preempted.head == \old(tc__k.preempted.head);
+    ensures kept_list: t->ready_list == \old(t->ready_list);
     ensures kept_links: \forall tc_node *y; \old(links_apart(y, t, pos)) ==>
               y->next == \old(y->next) && y->prev == \old(y->prev);
     behavior ring:
       assumes ring_ok(t->ready_list) && off_ring(t->ready_list, &t->sched_node) &&
               (pos == \null || on_ring(t->ready_list, pos));
       ensures ring: ring_ok(t->ready_list);
+      ensures nodes: \forall tc_node *x; on_ring(t->ready_list, x) ==>
+              \old(on_ring(t->ready_list, x)) || x == &t->sched_node;
+      ensures kept: \forall tc_node *x; \old(on_ring(t->ready_list, x)) ==> on_ring(t->ready_list, x);
+      ensures joins: on_ring(t->ready_list, &t->sched_node);
 */
 static inline void ready_insert_at(tc_thread *t, tc_node *pos)
 {
@@ -431,6 +438,10 @@ static inline void ready_insert_at(tc_thread *t, tc_node *pos)
     TC__ACSL_READY_JOINED(t)
     ensures ring: ring_ok(t->ready_list);
     ensures preempted_ring: ring_ok(&tc__k.preempted);
+    ensures nodes: \forall tc_node *x; on_ring(t->ready_list, x) ==>
+            \old(on_ring(t->ready_list, x)) || x == &t->sched_node;
+    ensures kept: \forall tc_node *x; \old(on_ring(t->ready_list, x)) ==> on_ring(t->ready_list, x);
+    ensures joins: on_ring(t->ready_list, &t->sched_node);
 */
 static void ready_insert_flagged(tc_thread *t)
 {
@@ -498,6 +509,13 @@ static void ready_insert_flagged(tc_thread *t)
   /*@ assert preempted_links: \forall tc_node *y; reach{Added}(ph, y) ==>
         y->next == \at(y->next, Added) && y->prev == \at(y->prev, Added); */
   //@ assert preempted_frame: ring_frame{Added, Here}(&tc__k.preempted);
+  /* The ready list's nodes: those before preempted_add (ring_kept), and t's. */
+  //@ assert ready_same: t->ready_list == l;
+  //@ assert ready_joins: on_ring(l, &t->sched_node);
+  /*@ assert ready_then: \forall tc_node *x; on_ring{Added}(l, x) <==> on_ring{Pre}(l, x); */
+  /*@ assert ready_nodes: \forall tc_node *x; on_ring(l, x) ==>
+        on_ring{Pre}(l, x) || x == &t->sched_node; */
+  /*@ assert ready_kept: \forall tc_node *x; on_ring{Pre}(l, x) ==> on_ring(l, x); */
 }
 
 /*@ requires thread_ok(t) && ring_ok(t->ready_list) && ring_threads(t->ready_list);
@@ -515,6 +533,10 @@ static void ready_insert_flagged(tc_thread *t)
     TC__ACSL_READY_JOINED(t)
     ensures ring: ring_ok(t->ready_list);
     ensures preempted_ring: (t->flags & TC_TF_PREEMPTED) != 0 ==> ring_ok(&tc__k.preempted);
+    ensures nodes: \forall tc_node *x; on_ring(t->ready_list, x) ==>
+            \old(on_ring(t->ready_list, x)) || x == &t->sched_node;
+    ensures kept: \forall tc_node *x; \old(on_ring(t->ready_list, x)) ==> on_ring(t->ready_list, x);
+    ensures joins: on_ring(t->ready_list, &t->sched_node);
 */
 void tc__ready_insert(tc_thread *t, bool at_front)
 {
@@ -551,7 +573,8 @@ void tc__ready_insert(tc_thread *t, bool at_front)
 */
 
 /* Behaviour `ring`: from lists a walk finds whole, apart from each other, it leaves them
- * whole. Each removal keeps the other list whole: it writes no link of a node of that list,
+ * whole, with the nodes they had but t's, and t's nodes off them (what an insertion of t
+ * afterwards needs: tc__displace). Each removal keeps the other list whole: it writes no link of a node of that list,
  * which keeps its head and links (ring_frame, lemma ring_ok_kept). What the state before
  * the first removal gives is asserted at the start, in that state; the rest in the flagged
  * branch, after kept_preempt, whose cost (docs/proof.md) they leave as it was. */
@@ -564,6 +587,14 @@ void tc__ready_insert(tc_thread *t, bool at_front)
       ensures ring: ring_ok(t->ready_list);
       ensures preempted_ring: (\old(t->flags) & TC_TF_PREEMPTED) != 0 ==>
               ring_ok(&tc__k.preempted);
+      ensures off: off_ring(t->ready_list, &t->sched_node);
+      ensures nodes: \forall tc_node *x; on_ring(t->ready_list, x) ==>
+              \old(on_ring(t->ready_list, x)) && x != &t->sched_node;
+      ensures preempted_off: (\old(t->flags) & TC_TF_PREEMPTED) != 0 ==>
+              off_ring(&tc__k.preempted, &t->preempt_node);
+      ensures preempted_nodes: (\old(t->flags) & TC_TF_PREEMPTED) != 0 ==>
+              \forall tc_node *x; on_ring(&tc__k.preempted, x) ==>
+              \old(on_ring(&tc__k.preempted, x)) && x != &t->preempt_node;
 */
 void tc__ready_remove(tc_thread *t)
 {
@@ -613,6 +644,8 @@ void tc__ready_remove(tc_thread *t)
           links_off(y, &t->preempt_node.next->prev); */
     /*@ for ring: assert r_reach: l->head != \null ==> \forall tc_node *y;
           reach(l->head, y) ==> on_ring(l, y); */
+    /*@ for ring: assert p_back: \forall tc_node *x; on_ring(&tc__k.preempted, x) ==>
+          on_ring{Pre}(&tc__k.preempted, x); */
     /*@ ghost Popped: ; */
     tc__list_remove(&tc__k.preempted, &t->preempt_node);
     /*@ assert kept_heads: heads_kept{Popped, Here}; */
@@ -621,7 +654,32 @@ void tc__ready_remove(tc_thread *t)
           reach{Popped}(\at(l->head, Popped), y) ==>
           y->next == \at(y->next, Popped) && y->prev == \at(y->prev, Popped); */
     //@ for ring: assert r_frame: ring_frame{Popped, Here}(l);
+    /* Each list's nodes: those it had but t's, and each apart from t's (RingOff). */
+    /*@ for ring: assert r_walk: l->head != \null ==> \forall tc_node *x;
+          reach(l->head, x) ==> reach{Popped}(\at(l->head, Popped), x); */
+    //@ for ring: assert r_whole: ring_ok(l);
+    /*@ for ring: assert r_was: \forall tc_node *x; on_ring(l, x) ==>
+          on_ring{Pre}(l, x) && x != &t->sched_node; */
+    //@ for ring: assert r_pre_sep: ring_sep_but{Pre}(l, &t->sched_node);
+    //@ for ring: assert r_sep: ring_sep(l, &t->sched_node);
+    //@ for ring: assert r_off: off_ring(l, &t->sched_node);
+    /* The preempted list likewise, after the second removal. */
+    //@ for ring: assert p_pre_sep: ring_sep_but{Popped}(&tc__k.preempted, &t->preempt_node);
+    //@ for ring: assert p_sep: ring_sep(&tc__k.preempted, &t->preempt_node);
+    //@ for ring: assert p_off: off_ring(&tc__k.preempted, &t->preempt_node);
+    /*@ for ring: assert p_left: \forall tc_node *x; on_ring(&tc__k.preempted, x) ==>
+          on_ring{Pre}(&tc__k.preempted, x) && x != &t->preempt_node; */
   }
+  /* Behaviour `ring`, not flagged: t's node is off its ready list after the removal, whose
+   * walk finds only nodes it found before, apart from t's (lemmas ring_sep_on, then
+   * off_ring_sep). The flagged branch shows the same for both lists at its end. */
+  /*@ for ring: assert off_sep: (\at(t->flags, Pre) & TC_TF_PREEMPTED) == 0 ==>
+        ring_sep(l, &t->sched_node); */
+  /*@ for ring: assert off_unflagged: (\at(t->flags, Pre) & TC_TF_PREEMPTED) == 0 ==>
+        off_ring(l, &t->sched_node); */
+  //@ for ring: assert same_list: t->ready_list == l;
+  /*@ for ring: assert left: \forall tc_node *x; on_ring(l, x) ==>
+        on_ring{Pre}(l, x) && x != &t->sched_node; */
 }
 
 void tc__ready_rotate(tc_thread *t)
