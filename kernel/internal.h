@@ -367,14 +367,17 @@ extern tc_kernel tc__k;
 */
 /* A node n that no node of a whole list overlaps is off the list: apart from each node and
  * its neighbours, which are nodes of the list too (off_ring_sep). A node of a whole list is
- * apart from each of its other nodes (ring_sep_on). Lemmas WP proves, in a block of its own
- * as RingKept's: WP gives a goal them only when the goal names ring_sep or ring_sep_but. */
+ * apart from each of its other nodes (ring_sep_on), and its predecessor is a node of the list
+ * (ring_back_ok). Lemmas WP proves, in a block of its own as RingKept's: WP gives a goal them
+ * only when the goal names ring_sep, ring_sep_but or ring_back. */
 /*@ axiomatic RingOff {
   predicate ring_sep{L}(tc_list *l, tc_node *n) = \forall tc_node *x; on_ring(l, x) ==> \separated(x, n);
   lemma off_ring_sep{L}: \forall tc_list *l, tc_node *n; ring_ok(l) ==> ring_sep(l, n) ==> off_ring(l, n);
   predicate ring_sep_but{L}(tc_list *l, tc_node *n) =
       \forall tc_node *x; on_ring(l, x) && x != n ==> \separated(x, n);
   lemma ring_sep_on{L}: \forall tc_list *l, tc_node *n; ring_ok(l) ==> on_ring(l, n) ==> ring_sep_but(l, n);
+  predicate ring_back{L}(tc_list *l) = \forall tc_node *x; on_ring(l, x) ==> on_ring(l, x->prev);
+  lemma ring_back_ok{L}: \forall tc_list *l; ring_ok(l) ==> ring_back(l);
   }
 */
 /* Nodes a and b of two lists, and their neighbours, do not overlap. */
@@ -533,11 +536,26 @@ inline tc_thread *tc__node_preempted(tc_node *n) { return TC_CONTAINER_OF(n, tc_
 /*@
   predicate next_ok{L} = tc__k.next == (tc__k.hisr_top != \null ? tc__k.hisr_top : tc__k.chosen);
 */
-/* The chosen thread may be displaced (tc__displace): it is not flagged, and with a threshold
- * of its own while ready its preempted node may join the preempted list. */
+/* What tc__displace needs of the lists: t's ready list is whole, t's node on it, the thread
+ * behind each of its nodes readable and apart from t but for t's own; the preempted list
+ * whole and apart from the ready list; with a threshold of its own, t's preempted node off the
+ * preempted list, whose threads are readable and apart from t. */
+/*@
+  predicate displace_rings{L}(tc_thread *t) =
+      ring_ok(t->ready_list) && on_ring(t->ready_list, &t->sched_node) &&
+      ring_threads(t->ready_list) &&
+      (\forall tc_node *x; on_ring(t->ready_list, x) && x != &t->sched_node ==> \separated(x, t)) &&
+      ring_ok(&tc__k.preempted) && rings_apart(t->ready_list, &tc__k.preempted) &&
+      (t->threshold < t->priority ==> ring_preempted(&tc__k.preempted) &&
+         off_ring(&tc__k.preempted, &t->preempt_node) && ring_apart(&tc__k.preempted, t));
+*/
+/* The chosen thread may be displaced (tc__displace): it is not flagged, and while ready its
+ * lists are as tc__displace needs them, and with a threshold of its own its preempted node
+ * may join the preempted list. */
 /*@
   predicate displaceable{L} = tc__k.chosen != \null ==>
       (tc__k.chosen->flags & TC_TF_PREEMPTED) == 0 &&
+      (tc__k.chosen->state == TC_READY ==> displace_rings(tc__k.chosen)) &&
       (tc__k.chosen->state == TC_READY && tc__k.chosen->threshold < tc__k.chosen->priority ==>
          may_preempt(tc__k.chosen));
 */

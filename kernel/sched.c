@@ -155,6 +155,7 @@ void tc__list_insert(tc_list *l, tc_node *pos, tc_node *n)
       assumes ring_ok(l) && on_ring(l, n);
       ensures ring: ring_ok(l);
       ensures nodes: \forall tc_node *x; on_ring(l, x) ==> \old(on_ring(l, x)) && x != n;
+      ensures kept: \forall tc_node *x; \old(on_ring(l, x)) && x != n ==> on_ring(l, x);
 */
 void tc__list_remove(tc_list *l, tc_node *n)
 {
@@ -193,6 +194,10 @@ void tc__list_remove(tc_list *l, tc_node *n)
         reach(l->head, x) ==> reach{Pre}(\at(l->head, Pre), x) && x != n; */
   /*@ for ring: assert kept_nodes: \at(n->next, Pre) != n ==> \forall tc_node *x;
         reach{Pre}(\at(l->head, Pre), x) && x != n ==> reach(l->head, x); */
+  /*@ for ring: assert was_alone: \at(n->next, Pre) == n ==>
+        self_linked{Pre}(n) && \at(l->head, Pre) == n; */
+  /*@ for ring: assert alone_kept: \at(n->next, Pre) == n ==> \forall tc_node *x;
+        reach{Pre}(\at(l->head, Pre), x) ==> x == n; */
   /*@ for ring: assert next_links: \at(n->next, Pre) != n ==> \forall tc_node *x;
         reach(l->head, x) ==>
         x->next == (x == \at(n->prev, Pre) ? \at(n->next, Pre) : \at(x->next, Pre)); */
@@ -442,6 +447,7 @@ static inline void ready_insert_at(tc_thread *t, tc_node *pos)
             \old(on_ring(t->ready_list, x)) || x == &t->sched_node;
     ensures kept: \forall tc_node *x; \old(on_ring(t->ready_list, x)) ==> on_ring(t->ready_list, x);
     ensures joins: on_ring(t->ready_list, &t->sched_node);
+    ensures kept_list: t->ready_list == \old(t->ready_list);
 */
 static void ready_insert_flagged(tc_thread *t)
 {
@@ -501,6 +507,8 @@ static void ready_insert_flagged(tc_thread *t)
         links_apart(y, t, pos); */
   /*@ assert preempted_reach: \forall tc_node *y;
         reach(tc__k.preempted.head, y) ==> on_ring(&tc__k.preempted, y); */
+  /* ready_insert_at's behaviour `ring` holds: pos, the head, is on the ring. */
+  //@ assert at_pos: pos == \null || on_ring(t->ready_list, pos);
   ready_insert_at(t, pos);
   /* ready_insert_at keeps the preempted list's head and the links of its nodes (kept_links),
    * so the list is whole after it (ring_frame, lemma ring_ok_kept). Each step is stated in
@@ -537,6 +545,7 @@ static void ready_insert_flagged(tc_thread *t)
             \old(on_ring(t->ready_list, x)) || x == &t->sched_node;
     ensures kept: \forall tc_node *x; \old(on_ring(t->ready_list, x)) ==> on_ring(t->ready_list, x);
     ensures joins: on_ring(t->ready_list, &t->sched_node);
+    ensures kept_list: t->ready_list == \old(t->ready_list);
 */
 void tc__ready_insert(tc_thread *t, bool at_front)
 {
@@ -595,6 +604,23 @@ void tc__ready_insert(tc_thread *t, bool at_front)
       ensures preempted_nodes: (\old(t->flags) & TC_TF_PREEMPTED) != 0 ==>
               \forall tc_node *x; on_ring(&tc__k.preempted, x) ==>
               \old(on_ring(&tc__k.preempted, x)) && x != &t->preempt_node;
+      ensures kept: \forall tc_node *x; \old(on_ring(t->ready_list, x)) && x != &t->sched_node ==>
+              on_ring(t->ready_list, x);
+      ensures unlinked_prev: t->sched_node.prev == \null;
+    behavior own:
+      assumes (t->flags & TC_TF_PREEMPTED) == 0;
+      assumes ring_ok(t->ready_list) && on_ring(t->ready_list, &t->sched_node);
+      assumes \forall tc_node *x; on_ring(t->ready_list, x) && x != &t->sched_node ==>
+              \separated(x, t);
+      ensures thread_kept: thread_ok(t) && t->ready_list == \old(t->ready_list) &&
+              t->priority == \old(t->priority) && t->threshold == \old(t->threshold);
+      ensures preempt_node_kept: t->preempt_node.next == \old(t->preempt_node.next) &&
+              t->preempt_node.prev == \old(t->preempt_node.prev);
+    behavior keeps:
+      assumes (t->flags & TC_TF_PREEMPTED) == 0;
+      assumes ring_ok(t->ready_list) && on_ring(t->ready_list, &t->sched_node) &&
+              ring_ok(&tc__k.preempted) && rings_apart(t->ready_list, &tc__k.preempted);
+      ensures preempted_kept: ring_frame{Pre, Post}(&tc__k.preempted);
 */
 void tc__ready_remove(tc_thread *t)
 {
@@ -669,6 +695,8 @@ void tc__ready_remove(tc_thread *t)
     //@ for ring: assert p_off: off_ring(&tc__k.preempted, &t->preempt_node);
     /*@ for ring: assert p_left: \forall tc_node *x; on_ring(&tc__k.preempted, x) ==>
           on_ring{Pre}(&tc__k.preempted, x) && x != &t->preempt_node; */
+    /*@ for ring: assert r_kept: \forall tc_node *x; on_ring{Pre}(l, x) && x != &t->sched_node ==>
+          on_ring(l, x); */
   }
   /* Behaviour `ring`, not flagged: t's node is off its ready list after the removal, whose
    * walk finds only nodes it found before, apart from t's (lemmas ring_sep_on, then
@@ -680,6 +708,42 @@ void tc__ready_remove(tc_thread *t)
   //@ for ring: assert same_list: t->ready_list == l;
   /*@ for ring: assert left: \forall tc_node *x; on_ring(l, x) ==>
         on_ring{Pre}(l, x) && x != &t->sched_node; */
+  /*@ for ring: assert kept: \forall tc_node *x; on_ring{Pre}(l, x) && x != &t->sched_node ==>
+        on_ring(l, x); */
+  /* Behaviour `keeps`: the preempted list, which a thread not flagged does not touch, keeps
+   * its head and its nodes' links: each lies apart from what the removal writes. */
+  /*@ for keeps: assert k_around: on_ring{Pre}(l, \at(t->sched_node.prev, Pre)) &&
+        on_ring{Pre}(l, \at(t->sched_node.next, Pre)); */
+  /* Behaviour `own`: t's neighbours are t's node or apart from t, so the removal's writes
+   * through them leave t's other fields alone. */
+  /*@ for own: assert o_around: on_ring{Pre}(l, \at(t->sched_node.prev, Pre)) &&
+        on_ring{Pre}(l, \at(t->sched_node.next, Pre)); */
+  /*@ for own: assert o_apart:
+        (\at(t->sched_node.prev, Pre) == &t->sched_node ||
+         \separated(\at(t->sched_node.prev, Pre), t)) &&
+        (\at(t->sched_node.next, Pre) == &t->sched_node ||
+         \separated(\at(t->sched_node.next, Pre), t)); */
+  /*@ for own: assert o_node_links: t->preempt_node.next == \at(t->preempt_node.next, Pre) &&
+        t->preempt_node.prev == \at(t->preempt_node.prev, Pre); */
+  /*@ for own: assert o_fields: t->ready_list == \at(t->ready_list, Pre) &&
+        t->priority == \at(t->priority, Pre) && t->threshold == \at(t->threshold, Pre) &&
+        t->ready_word == \at(t->ready_word, Pre) && t->ready_bit == \at(t->ready_bit, Pre); */
+  /*@ for keeps: assert k_off: off_ring{Pre}(&tc__k.preempted, &t->sched_node) &&
+        off_ring{Pre}(&tc__k.preempted, \at(t->sched_node.prev, Pre)) &&
+        off_ring{Pre}(&tc__k.preempted, \at(t->sched_node.next, Pre)); */
+  /*@ for keeps: assert k_list: \forall tc_node *y; on_ring{Pre}(&tc__k.preempted, y) ==>
+        \separated(y, l); */
+  /*@ for keeps: assert k_apart: \forall tc_node *y; on_ring{Pre}(&tc__k.preempted, y) ==>
+        \separated(y, l) && \separated(y, &t->sched_node) &&
+        \separated(y, \at(t->sched_node.prev, Pre)) && \separated(y, \at(t->sched_node.next, Pre)); */
+  /*@ for keeps: assert k_fields: \forall tc_node *y; on_ring{Pre}(&tc__k.preempted, y) ==>
+        links_off(y, &l->head) && links_off(y, &t->sched_node.next) &&
+        links_off(y, &t->sched_node.prev) && links_off(y, &\at(t->sched_node.prev, Pre)->next) &&
+        links_off(y, &\at(t->sched_node.next, Pre)->prev); */
+  //@ for keeps: assert k_head: tc__k.preempted.head == \at(tc__k.preempted.head, Pre);
+  /*@ for keeps: assert k_links: \at(tc__k.preempted.head, Pre) != \null ==> \forall tc_node *y;
+        reach{Pre}(\at(tc__k.preempted.head, Pre), y) ==>
+        y->next == \at(y->next, Pre) && y->prev == \at(y->prev, Pre); */
 }
 
 void tc__ready_rotate(tc_thread *t)
@@ -693,8 +757,10 @@ void tc__ready_rotate(tc_thread *t)
   }
 }
 
-/* Its contract, and tc__displace's, are not proved yet (their insertion walks the list): the
- * proof of tc__sched_reschedule takes them as given (docs/proof.md). */
+/* Its contract is not proved yet: as tc__displace's, its proof needs its thread's lists
+ * whole (displace_rings), which tc__sched_reschedule, which calls it for the thread it has
+ * just chosen, cannot give until the lists whole are an invariant of the kernel state. The
+ * proofs of tc__sched_reschedule and tc__sched_chosen_left take it as given (docs/proof.md). */
 /*@ requires flagged_ready:
       thread_ok(t) && ready_ok && is_ready(t) && (t->flags & TC_TF_PREEMPTED) != 0;
     assigns t->flags, t->ready_list->head, t->sched_node.next, t->sched_node.prev,
@@ -728,8 +794,14 @@ void tc__ready_unflag(tc_thread *t)
 /* `t`, the chosen thread, loses the CPU while still ready. With its threshold in force it is
  * flagged so that it competes again with its threshold; either way it moves to the front of
  * its list (behind other flagged threads) so that it resumes before equal-priority threads. */
+/* Its proof: tc__ready_remove's behaviours give back the lists whole, t's nodes off them and
+ * t's other fields kept; what tc__ready_insert needs is then asserted one fact at a time, each
+ * in the form the next reads (the r_ assertions), and before the call the nodes it writes
+ * through as this function's assigns name them, in the form of WP's goal for the call's
+ * assigns (w_ready, w_preempted: docs/proof.md, "Where the proof is tight"). */
 /*@ requires thread_ok(t) && ready_ok && is_ready(t) && (t->flags & TC_TF_PREEMPTED) == 0;
     requires t->threshold < t->priority ==> may_preempt(t);
+    requires rings: displace_rings(t);
     assigns t->flags, t->ready_list->head, t->sched_node.next, t->sched_node.prev,
             t->sched_node.next->prev, t->sched_node.prev->next,
             { x->next | tc_node *x; ring_node(t->ready_list, x) },
@@ -742,17 +814,105 @@ void tc__ready_unflag(tc_thread *t)
     ensures ready_ok;
     ensures flagged: (t->flags & TC_TF_PREEMPTED) != 0 <==> t->threshold < t->priority;
     ensures joined: t->ready_list->head != \null && in_list(t->ready_list, &t->sched_node);
+    ensures ring: ring_ok(t->ready_list);
+    ensures preempted_ring: t->threshold < t->priority ==> ring_ok(&tc__k.preempted);
+    ensures nodes: \forall tc_node *x; on_ring(t->ready_list, x) <==> \old(on_ring(t->ready_list, x));
 */
 void tc__displace(tc_thread *t)
 {
+  //@ ghost tc_list *l = t->ready_list;
+  /* The preempted list's nodes and their predecessors, as this function's assigns name them. */
+  /*@ assert preempted_nodes: \forall tc_node *x; on_ring(&tc__k.preempted, x) ==>
+        ring_node(&tc__k.preempted, x) && ring_node(&tc__k.preempted, x->prev); */
   if (t->ready_list->head != &t->sched_node) {
+    /* t's neighbours are nodes of other threads, or t's own node: the removal's writes
+     * through them miss t's fields but its node's links. */
+    /*@ assert around: on_ring(l, t->sched_node.next) && on_ring(l, t->sched_node.prev); */
+    /*@ assert rings_pre: \forall tc_node *x, *y;
+          on_ring(l, x) && on_ring(&tc__k.preempted, y) ==> \separated(y, x); */
+    /*@ assert around_apart:
+          (t->sched_node.next == &t->sched_node || \separated(t->sched_node.next, t)) &&
+          (t->sched_node.prev == &t->sched_node || \separated(t->sched_node.prev, t)); */
     tc__ready_remove(t);
+    /* What tc__ready_insert needs, one fact at a time: t's nodes off the lists, which are
+     * whole (the preempted one untouched: tc__ready_remove's behaviour `keeps`), with the
+     * nodes they had but t's. */
+    //@ assert r_list: t->ready_list == l;
+    //@ assert r_thread: thread_ok(t);
+    //@ assert r_ring: ring_ok(l) && off_ring(l, &t->sched_node);
+    //@ assert r_back: ring_back(l);
+    /*@ assert r_nodes: \forall tc_node *x; on_ring(l, x) ==>
+          on_ring{Pre}(l, x) && x != &t->sched_node; */
+    //@ assert r_threads: ring_threads(l);
+    //@ assert r_apart: ring_apart(l, t);
+    //@ assert r_outside: outside(&t->sched_node);
+    /*@ assert r_preempted: ring_frame{Pre, Here}(&tc__k.preempted); */
+    //@ assert r_p_ring: ring_ok(&tc__k.preempted);
+    /*@ assert r_p_walk: \forall tc_node *x;
+          on_ring(&tc__k.preempted, x) <==> on_ring{Pre}(&tc__k.preempted, x); */
+    //@ assert r_p_threads: t->threshold < t->priority ==> ring_preempted(&tc__k.preempted);
+    //@ assert r_p_outside: t->threshold < t->priority ==> outside(&t->preempt_node);
+    /*@ assert r_p_pre_sep: t->threshold < t->priority ==> \forall tc_node *x;
+          on_ring{Pre}(&tc__k.preempted, x) ==> \separated(x, &t->preempt_node); */
+    /*@ assert r_p_sep_body: t->threshold < t->priority ==> \forall tc_node *x;
+          on_ring(&tc__k.preempted, x) ==> \separated(x, &t->preempt_node); */
+    /*@ assert r_p_sep: t->threshold < t->priority ==>
+          ring_sep(&tc__k.preempted, &t->preempt_node); */
+    /*@ assert r_p_rings_pre: \forall tc_node *x, *y;
+          on_ring(l, x) && on_ring{Pre}(&tc__k.preempted, y) ==> \separated(y, x); */
+    /*@ assert r_p_rings_body: \forall tc_node *x, *y;
+          on_ring(l, x) && on_ring(&tc__k.preempted, y) ==> \separated(y, x); */
+    /*@ assert r_p_rings_sep: \forall tc_node *x;
+          on_ring(l, x) ==> ring_sep(&tc__k.preempted, x); */
+    /*@ assert r_p_off: t->threshold < t->priority ==>
+          off_ring(&tc__k.preempted, &t->preempt_node); */
+    //@ assert r_p_apart: t->threshold < t->priority ==> ring_apart(&tc__k.preempted, t);
+    //@ assert r_p_rings: rings_apart(l, &tc__k.preempted);
     if (t->threshold < t->priority) t->flags |= TC_TF_PREEMPTED;
+    /*@ ghost Flagged: ; */
+    /* The nodes the insertion writes through, as this function's assigns name them: nodes of
+     * the lists in the state before the removal (the witnesses of its assigns goals). */
+    //@ assert f_prev: \forall tc_node *x; on_ring(l, x) ==> on_ring(l, x->prev);
+    /*@ assert f_pre: \forall tc_node *x; on_ring(l, x) ==>
+          on_ring{Pre}(l, x) && on_ring{Pre}(l, x->prev); */
+    /*@ assert f_pre_nodes: \forall tc_node *x; on_ring{Pre}(l, x) ==> ring_node{Pre}(l, x); */
+    /*@ assert f_ready: \forall tc_node *x; on_ring(l, x) ==>
+          ring_node{Pre}(l, x) && ring_node{Pre}(l, x->prev); */
+    /*@ assert f_p_links: \forall tc_node *x; on_ring(&tc__k.preempted, x) ==>
+          on_ring{Pre}(&tc__k.preempted, x) && x->prev == \at(x->prev, Pre); */
+    /*@ assert f_preempted: \forall tc_node *x;
+          on_ring(&tc__k.preempted, x) ==> ring_node{Pre}(&tc__k.preempted, x) &&
+          ring_node{Pre}(&tc__k.preempted, x->prev); */
+    /*@ assert w_ready: \forall tc_node *x; on_ring(l, x) ==>
+          (\exists tc_node *y; ring_node{Pre}(l, y) && &x->prev == &y->prev) &&
+          (\exists tc_node *y; ring_node{Pre}(l, y) && &x->prev->next == &y->next); */
+    /*@ assert w_preempted: \forall tc_node *x; on_ring(&tc__k.preempted, x) ==>
+          (\exists tc_node *y; ring_node{Pre}(&tc__k.preempted, y) && &x->prev == &y->prev) &&
+          (\exists tc_node *y; ring_node{Pre}(&tc__k.preempted, y) &&
+             &x->prev->next == &y->next); */
     tc__ready_insert(t, true);
+    //@ assert i_list: t->ready_list == l;
+    //@ assert i_ready: ready_ok;
+    /*@ assert i_new: \forall tc_node *x; on_ring(l, x) ==>
+          on_ring{Flagged}(l, x) || x == &t->sched_node; */
+    /*@ assert i_kept: \forall tc_node *x; on_ring{Flagged}(l, x) ==> on_ring(l, x); */
+    /*@ assert i_nodes: \forall tc_node *x; on_ring(l, x) <==> on_ring{Pre}(l, x); */
   } else if (t->threshold < t->priority) {
     /* Already in front, where it belongs (the chosen thread is never flagged). */
     t->flags |= TC_TF_PREEMPTED;
+    /* The ready list lies off the preempted one and apart from t's preempted node and the
+     * kernel's state: preempted_add keeps its links (its by_cases), so it stays whole with
+     * the same nodes (ring_frame, lemma ring_ok_kept). */
+    /*@ assert a_off: \forall tc_node *y; on_ring(l, y) ==> off_ring(&tc__k.preempted, y) &&
+          \separated(y, &t->preempt_node) && \separated(y, &tc__k); */
+    /*@ assert a_preempted: \forall tc_node *x; on_ring(&tc__k.preempted, x) ==>
+          ring_node{Pre}(&tc__k.preempted, x) && ring_node{Pre}(&tc__k.preempted, x->prev); */
     preempted_add(t);
+    /*@ assert a_links: \forall tc_node *y; reach{Pre}(\at(t->ready_list->head, Pre), y) ==>
+          y->next == \at(y->next, Pre) && y->prev == \at(y->prev, Pre); */
+    //@ assert a_frame: ring_frame{Pre, Here}(l);
+    /*@ assert a_nodes: \forall tc_node *x; on_ring(l, x) <==> on_ring{Pre}(l, x); */
+    //@ assert a_ready: ready_ok;
   }
 }
 

@@ -48,6 +48,7 @@ FUNCTIONS = (
     "tc__ready_append",
     "tc__ready_remove",
     "tc__ready_unlink",
+    "tc__displace",
     "map_first",
     "ready_head",
     "choose_thread",
