@@ -371,11 +371,14 @@ extern tc_kernel tc__k;
  * (ring_back_ok). Lemmas WP proves, in a block of its own as RingKept's: WP gives a goal them
  * only when the goal names ring_sep, ring_sep_but or ring_back. */
 /*@ axiomatic RingOff {
-  predicate ring_sep{L}(tc_list *l, tc_node *n) = \forall tc_node *x; on_ring(l, x) ==> \separated(x, n);
-  lemma off_ring_sep{L}: \forall tc_list *l, tc_node *n; ring_ok(l) ==> ring_sep(l, n) ==> off_ring(l, n);
+  predicate ring_sep{L}(tc_list *l, tc_node *n) =
+      \forall tc_node *x; on_ring(l, x) ==> \separated(x, n);
+  lemma off_ring_sep{L}: \forall tc_list *l, tc_node *n;
+      ring_ok(l) ==> ring_sep(l, n) ==> off_ring(l, n);
   predicate ring_sep_but{L}(tc_list *l, tc_node *n) =
       \forall tc_node *x; on_ring(l, x) && x != n ==> \separated(x, n);
-  lemma ring_sep_on{L}: \forall tc_list *l, tc_node *n; ring_ok(l) ==> on_ring(l, n) ==> ring_sep_but(l, n);
+  lemma ring_sep_on{L}: \forall tc_list *l, tc_node *n;
+      ring_ok(l) ==> on_ring(l, n) ==> ring_sep_but(l, n);
   predicate ring_back{L}(tc_list *l) = \forall tc_node *x; on_ring(l, x) ==> on_ring(l, x->prev);
   lemma ring_back_ok{L}: \forall tc_list *l; ring_ok(l) ==> ring_back(l);
   }

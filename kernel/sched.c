@@ -388,7 +388,8 @@ static inline bool flagged(const tc_node *n) { return (tc__node_thread_const(n)-
       ensures ring: ring_ok(t->ready_list);
       ensures nodes: \forall tc_node *x; on_ring(t->ready_list, x) ==>
               \old(on_ring(t->ready_list, x)) || x == &t->sched_node;
-      ensures kept: \forall tc_node *x; \old(on_ring(t->ready_list, x)) ==> on_ring(t->ready_list, x);
+      ensures kept: \forall tc_node *x;
+            \old(on_ring(t->ready_list, x)) ==> on_ring(t->ready_list, x);
       ensures joins: on_ring(t->ready_list, &t->sched_node);
 */
 static inline void ready_insert_at(tc_thread *t, tc_node *pos)
@@ -445,7 +446,8 @@ static inline void ready_insert_at(tc_thread *t, tc_node *pos)
     ensures preempted_ring: ring_ok(&tc__k.preempted);
     ensures nodes: \forall tc_node *x; on_ring(t->ready_list, x) ==>
             \old(on_ring(t->ready_list, x)) || x == &t->sched_node;
-    ensures kept: \forall tc_node *x; \old(on_ring(t->ready_list, x)) ==> on_ring(t->ready_list, x);
+    ensures kept: \forall tc_node *x;
+            \old(on_ring(t->ready_list, x)) ==> on_ring(t->ready_list, x);
     ensures joins: on_ring(t->ready_list, &t->sched_node);
     ensures kept_list: t->ready_list == \old(t->ready_list);
 */
@@ -543,7 +545,8 @@ static void ready_insert_flagged(tc_thread *t)
     ensures preempted_ring: (t->flags & TC_TF_PREEMPTED) != 0 ==> ring_ok(&tc__k.preempted);
     ensures nodes: \forall tc_node *x; on_ring(t->ready_list, x) ==>
             \old(on_ring(t->ready_list, x)) || x == &t->sched_node;
-    ensures kept: \forall tc_node *x; \old(on_ring(t->ready_list, x)) ==> on_ring(t->ready_list, x);
+    ensures kept: \forall tc_node *x;
+            \old(on_ring(t->ready_list, x)) ==> on_ring(t->ready_list, x);
     ensures joins: on_ring(t->ready_list, &t->sched_node);
     ensures kept_list: t->ready_list == \old(t->ready_list);
 */
@@ -583,8 +586,9 @@ void tc__ready_insert(tc_thread *t, bool at_front)
 
 /* Behaviour `ring`: from lists a walk finds whole, apart from each other, it leaves them
  * whole, with the nodes they had but t's, and t's nodes off them (what an insertion of t
- * afterwards needs: tc__displace). Each removal keeps the other list whole: it writes no link of a node of that list,
- * which keeps its head and links (ring_frame, lemma ring_ok_kept). What the state before
+ * afterwards needs: tc__displace). Each removal keeps the other list whole: it writes no
+ * link of a node of that list, which keeps its head and links (ring_frame, lemma
+ * ring_ok_kept). What the state before
  * the first removal gives is asserted at the start, in that state; the rest in the flagged
  * branch, after kept_preempt, whose cost (docs/proof.md) they leave as it was. */
 /*@ TC__ACSL_READY_LEAVES(t)
@@ -735,7 +739,8 @@ void tc__ready_remove(tc_thread *t)
         \separated(y, l); */
   /*@ for keeps: assert k_apart: \forall tc_node *y; on_ring{Pre}(&tc__k.preempted, y) ==>
         \separated(y, l) && \separated(y, &t->sched_node) &&
-        \separated(y, \at(t->sched_node.prev, Pre)) && \separated(y, \at(t->sched_node.next, Pre)); */
+        \separated(y, \at(t->sched_node.prev, Pre)) &&
+        \separated(y, \at(t->sched_node.next, Pre)); */
   /*@ for keeps: assert k_fields: \forall tc_node *y; on_ring{Pre}(&tc__k.preempted, y) ==>
         links_off(y, &l->head) && links_off(y, &t->sched_node.next) &&
         links_off(y, &t->sched_node.prev) && links_off(y, &\at(t->sched_node.prev, Pre)->next) &&
@@ -816,7 +821,8 @@ void tc__ready_unflag(tc_thread *t)
     ensures joined: t->ready_list->head != \null && in_list(t->ready_list, &t->sched_node);
     ensures ring: ring_ok(t->ready_list);
     ensures preempted_ring: t->threshold < t->priority ==> ring_ok(&tc__k.preempted);
-    ensures nodes: \forall tc_node *x; on_ring(t->ready_list, x) <==> \old(on_ring(t->ready_list, x));
+    ensures nodes: \forall tc_node *x;
+            on_ring(t->ready_list, x) <==> \old(on_ring(t->ready_list, x));
 */
 void tc__displace(tc_thread *t)
 {
