@@ -417,6 +417,16 @@ static inline void ready_insert_at(tc_thread *t, tc_node *pos)
   tc__ready_map_set(t);
 }
 
+/* The nodes t's ready list has after t joined it (ready_insert_flagged, tc__ready_insert):
+ * the old ones, all kept, and t's; and t's list is the one it had. */
+#define TC__ACSL_READY_NODES(t)                                                                   \
+  ensures nodes: \forall tc_node *x; on_ring((t)->ready_list, x) ==>                            \
+      \old(on_ring((t)->ready_list, x)) || x == &(t)->sched_node;                               \
+  ensures kept: \forall tc_node *x;                                                              \
+      \old(on_ring((t)->ready_list, x)) ==> on_ring((t)->ready_list, x);                        \
+  ensures joins: on_ring((t)->ready_list, &(t)->sched_node);                                     \
+  ensures kept_list: (t)->ready_list == \old((t)->ready_list);
+
 /* A flagged thread enters the preempted list, then the front of its ready list. What it
  * needs of the ready list is the local view of its head (which the preempted list's change
  * leaves alone: the head and its neighbours lie off the preempted ring). */
@@ -444,12 +454,7 @@ static inline void ready_insert_at(tc_thread *t, tc_node *pos)
     TC__ACSL_READY_JOINED(t)
     ensures ring: ring_ok(t->ready_list);
     ensures preempted_ring: ring_ok(&tc__k.preempted);
-    ensures nodes: \forall tc_node *x; on_ring(t->ready_list, x) ==>
-            \old(on_ring(t->ready_list, x)) || x == &t->sched_node;
-    ensures kept: \forall tc_node *x;
-            \old(on_ring(t->ready_list, x)) ==> on_ring(t->ready_list, x);
-    ensures joins: on_ring(t->ready_list, &t->sched_node);
-    ensures kept_list: t->ready_list == \old(t->ready_list);
+    TC__ACSL_READY_NODES(t)
 */
 static void ready_insert_flagged(tc_thread *t)
 {
@@ -543,12 +548,7 @@ static void ready_insert_flagged(tc_thread *t)
     TC__ACSL_READY_JOINED(t)
     ensures ring: ring_ok(t->ready_list);
     ensures preempted_ring: (t->flags & TC_TF_PREEMPTED) != 0 ==> ring_ok(&tc__k.preempted);
-    ensures nodes: \forall tc_node *x; on_ring(t->ready_list, x) ==>
-            \old(on_ring(t->ready_list, x)) || x == &t->sched_node;
-    ensures kept: \forall tc_node *x;
-            \old(on_ring(t->ready_list, x)) ==> on_ring(t->ready_list, x);
-    ensures joins: on_ring(t->ready_list, &t->sched_node);
-    ensures kept_list: t->ready_list == \old(t->ready_list);
+    TC__ACSL_READY_NODES(t)
 */
 void tc__ready_insert(tc_thread *t, bool at_front)
 {
