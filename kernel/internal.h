@@ -392,6 +392,21 @@ extern tc_kernel tc__k;
   predicate member{L}(tc_list *l, tc_node *n) = list_ok(l) && l->head != \null && in_list(l, n) &&
       outside(n) && outside(l->head) && (n->next == n ==> l->head == n);
 */
+/* A node a walk of a whole list finds is a member of it (ring_member_on, a lemma WP proves):
+ * in particular a node that is its own successor is then the head, for a walk that reaches
+ * such a node from elsewhere would have come from a node other than its predecessor, which
+ * the list's back links rule out (reach_self_head; proved by induction over reach in
+ * proof/reach.mlw, as RingRemoval's axioms are). A block of its own, as RingKept: WP gives a
+ * goal these only when the goal names ring_member or back_linked. */
+/*@ axiomatic RingSelf {
+  predicate back_linked{L}(tc_node *h) = \forall tc_node *y; reach(h, y) ==> y->next->prev == y;
+  axiom reach_self_head{L}: \forall tc_node *h, *n;
+      reach(h, n) ==> n->next == n ==> back_linked(h) ==> h == n;
+  predicate ring_member{L}(tc_list *l, tc_node *n) = member(l, n);
+  lemma ring_member_on{L}: \forall tc_list *l, tc_node *n;
+      ring_ok(l) ==> on_ring(l, n) ==> ring_member(l, n);
+  }
+*/
 /* t is in its ready list; a preempted t is also in the preempted list, apart from it. */
 /*@
   predicate is_ready{L}(tc_thread *t) = member(t->ready_list, &t->sched_node) &&
@@ -552,13 +567,41 @@ inline tc_thread *tc__node_preempted(tc_node *n) { return TC_CONTAINER_OF(n, tc_
       (t->threshold < t->priority ==> ring_preempted(&tc__k.preempted) &&
          off_ring(&tc__k.preempted, &t->preempt_node) && ring_apart(&tc__k.preempted, t));
 */
+/* t lies apart from every thread of a ready list but itself. */
+/*@
+  predicate thread_apart{L}(tc_thread *t) = \forall integer q; 0 <= q < TC_PRIORITIES ==>
+      \forall tc_node *y; on_ring(&tc__k.ready[q], y) ==>
+        y == &t->sched_node || \separated(thread_of(y), t);
+*/
+/* The lists as tc_check() finds them (kernel/check.c), as far as the choice after
+ * tc__displace needs them: the ready lists and the preempted list whole, apart from each
+ * other; each node of a ready list the node of its thread, which lies apart from every other
+ * thread of a ready list; each node of the preempted list the preempted node of a thread
+ * whose node is on its ready list; and the preempted node of each flagged thread of a ready
+ * list on the preempted list. */
+/*@
+  predicate rings_ok{L} = ring_ok(&tc__k.preempted) &&
+      (\forall integer p; 0 <= p < TC_PRIORITIES ==> ring_ok(&tc__k.ready[p]) &&
+        rings_apart(&tc__k.ready[p], &tc__k.preempted) &&
+        (\forall integer q; 0 <= q < TC_PRIORITIES && q != p ==>
+           rings_apart(&tc__k.ready[p], &tc__k.ready[q])) &&
+        \forall tc_node *x; on_ring(&tc__k.ready[p], x) ==>
+          &thread_of(x)->sched_node == x && thread_apart(thread_of(x)) &&
+          ((thread_of(x)->flags & TC_TF_PREEMPTED) != 0 ==>
+             on_ring(&tc__k.preempted, &thread_of(x)->preempt_node))) &&
+      \forall tc_node *x; on_ring(&tc__k.preempted, x) ==>
+        &preempt_of(x)->preempt_node == x && 0 <= preempt_of(x)->priority < TC_PRIORITIES &&
+        on_ring(&tc__k.ready[preempt_of(x)->priority], &preempt_of(x)->sched_node);
+*/
 /* The chosen thread may be displaced (tc__displace): it is not flagged, and while ready its
- * lists are as tc__displace needs them, and with a threshold of its own its preempted node
- * may join the preempted list. */
+ * lists are as tc__displace needs them, its threshold is not above its priority (tc_check()
+ * tests both), and with a threshold of its own its preempted node may join the preempted
+ * list. */
 /*@
   predicate displaceable{L} = tc__k.chosen != \null ==>
       (tc__k.chosen->flags & TC_TF_PREEMPTED) == 0 &&
-      (tc__k.chosen->state == TC_READY ==> displace_rings(tc__k.chosen)) &&
+      (tc__k.chosen->state == TC_READY ==> displace_rings(tc__k.chosen) &&
+         tc__k.chosen->threshold <= tc__k.chosen->priority) &&
       (tc__k.chosen->state == TC_READY && tc__k.chosen->threshold < tc__k.chosen->priority ==>
          may_preempt(tc__k.chosen));
 */
@@ -754,6 +797,13 @@ bool tc__list_contains(const tc_list *l, const tc_node *n);
   tc__k.preempted.head, (t)->preempt_node.next, (t)->preempt_node.prev,                          \
       { x->prev | tc_node *x; on_ring(&tc__k.preempted, x) },                                    \
       { x->prev->next | tc_node *x; on_ring(&tc__k.preempted, x) }
+/* The same, only where c holds (tc__ready_insert: a thread not flagged leaves the preempted
+ * list alone, which its callers' frames need). */
+#define TC__ACSL_PREEMPTED_WRITES_IF(t, c)                                                       \
+  { tc__k.preempted.head | tc_node *x; c }, { (t)->preempt_node.next | tc_node *x; c },          \
+      { (t)->preempt_node.prev | tc_node *x; c },                                                \
+      { x->prev | tc_node *x; c && on_ring(&tc__k.preempted, x) },                               \
+      { x->prev->next | tc_node *x; c && on_ring(&tc__k.preempted, x) }
 /* What a thread's joining its ready list gives back (tc__ready_insert, its two halves and
  * tc__ready_append): its node linked into a non-empty list whose head is still linked, and the
  * map and group invariants. */
@@ -795,14 +845,21 @@ bool tc__list_contains(const tc_list *l, const tc_node *n);
       \at(tc__k.ready[p].head, L2) == \at(tc__k.ready[p].head, L1);
 */
 
+/* What a flagged thread's leaving the preempted list writes, only where c holds: a thread
+ * not flagged leaves the list alone, whatever its preempted node's stale links point at. */
+#define TC__ACSL_PREEMPT_LEAVES(t, c)                                                            \
+  { tc__k.preempted.head | tc_node *x; c }, { (t)->preempt_node.next | tc_node *x; c },          \
+      { (t)->preempt_node.prev | tc_node *x; c },                                                \
+      { (t)->preempt_node.next->prev | tc_node *x; c },                                          \
+      { (t)->preempt_node.prev->next | tc_node *x; c }
 /* The contract of tc__ready_remove and of its inline twin tc__ready_unlink: `t`, ready, leaves
  * its list (and the preempted list if flagged), unflagged, with the map and group kept. */
 #define TC__ACSL_READY_LEAVES(t)                                                                 \
   requires thread_ok(t) && ready_ok && is_ready(t);                                              \
   assigns (t)->ready_list->head, (t)->sched_node.next, (t)->sched_node.prev,                    \
       (t)->sched_node.next->prev, (t)->sched_node.prev->next, tc__k.ready_map[(t)->priority / 32], \
-      tc__k.ready_group, (t)->flags, tc__k.preempted.head, (t)->preempt_node.next,               \
-      (t)->preempt_node.prev, (t)->preempt_node.next->prev, (t)->preempt_node.prev->next;        \
+      tc__k.ready_group, (t)->flags,                                                             \
+      TC__ACSL_PREEMPT_LEAVES(t, ((t)->flags & TC_TF_PREEMPTED) != 0);                           \
   ensures map: map_agrees;                                                                       \
   ensures group: group_agrees;                                                                   \
   ensures unflagged: ((t)->flags & TC_TF_PREEMPTED) == 0;                                        \
@@ -1405,7 +1462,7 @@ inline __attribute__((always_inline)) void tc__sched_set_chosen(tc_thread *t)
  * hands its mutexes over) takes the general path: rule 3. */
 /*@ requires thread_ok(t) && ready_ok && choice_ok && is_ready(t) && (t->flags & TC_TF_PREEMPTED) == 0;
     requires new: t != tc__k.chosen;
-    requires displaceable;
+    requires displaceable && rings_ok;
     requires settled: tc__k.started ==> settled_but(t);
     requires tc__k.started ==> next_ok;
     ensures by_cases: ready_ok;

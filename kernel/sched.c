@@ -285,6 +285,8 @@ static inline tc_thread *ready_head(unsigned p) { return tc__node_thread(tc__k.r
     ensures ring: ring_ok(&tc__k.preempted);
     ensures nodes: \forall tc_node *x; on_ring(&tc__k.preempted, x) ==>
               \old(on_ring(&tc__k.preempted, x)) || x == &t->preempt_node;
+    ensures kept: \forall tc_node *x;
+              \old(on_ring(&tc__k.preempted, x)) ==> on_ring(&tc__k.preempted, x);
     ensures kept_heads: \forall integer p; 0 <= p < TC_PRIORITIES ==>
               tc__k.ready[p].head == \old(tc__k.ready[p].head);
     ensures kept_thread: t->ready_list == \old(t->ready_list) &&
@@ -427,6 +429,22 @@ static inline void ready_insert_at(tc_thread *t, tc_node *pos)
   ensures joins: on_ring((t)->ready_list, &(t)->sched_node);                                     \
   ensures kept_list: (t)->ready_list == \old((t)->ready_list);
 
+/* A node apart from the kernel's state is apart from each of its lists (a lemma WP proves;
+ * left to the provers in a large goal, the step from the whole to its part ran out of steps). */
+/*@ axiomatic KernelApart {
+  predicate kernel_apart(tc_node *y) = \separated(y, &tc__k);
+  lemma lists_apart: \forall tc_node *y, integer p; kernel_apart(y) ==> 0 <= p < TC_PRIORITIES ==>
+      \separated(y, &tc__k.ready[p]) && \separated(y, &tc__k.preempted);
+  }
+*/
+/* The preempted list's nodes after t's preempted node joined it: the old ones, all kept, and
+ * t's. */
+#define TC__ACSL_PREEMPTED_NODES(t)                                                               \
+  ensures preempted_nodes: \forall tc_node *x; on_ring(&tc__k.preempted, x) ==>                 \
+      \old(on_ring(&tc__k.preempted, x)) || x == &(t)->preempt_node;                             \
+  ensures preempted_kept: \forall tc_node *x;                                                    \
+      \old(on_ring(&tc__k.preempted, x)) ==> on_ring(&tc__k.preempted, x);
+
 /* A flagged thread enters the preempted list, then the front of its ready list. What it
  * needs of the ready list is the local view of its head (which the preempted list's change
  * leaves alone: the head and its neighbours lie off the preempted ring). */
@@ -455,6 +473,7 @@ static inline void ready_insert_at(tc_thread *t, tc_node *pos)
     ensures ring: ring_ok(t->ready_list);
     ensures preempted_ring: ring_ok(&tc__k.preempted);
     TC__ACSL_READY_NODES(t)
+    TC__ACSL_PREEMPTED_NODES(t)
 */
 static void ready_insert_flagged(tc_thread *t)
 {
@@ -531,6 +550,10 @@ static void ready_insert_flagged(tc_thread *t)
   /*@ assert ready_nodes: \forall tc_node *x; on_ring(l, x) ==>
         on_ring{Pre}(l, x) || x == &t->sched_node; */
   /*@ assert ready_kept: \forall tc_node *x; on_ring{Pre}(l, x) ==> on_ring(l, x); */
+  /* The preempted list's nodes: those after preempted_add (its frame since), which are the
+   * old ones and t's. */
+  /*@ assert preempted_walk: \forall tc_node *x;
+        on_ring(&tc__k.preempted, x) <==> on_ring{Added}(&tc__k.preempted, x); */
 }
 
 /*@ requires thread_ok(t) && ring_ok(t->ready_list) && ring_threads(t->ready_list);
@@ -544,11 +567,20 @@ static void ready_insert_flagged(tc_thread *t)
             { x->prev | tc_node *x; on_ring(t->ready_list, x) },
             { x->prev->next | tc_node *x; on_ring(t->ready_list, x) },
             tc__k.ready_map[t->priority / 32], tc__k.ready_group,
-            TC__ACSL_PREEMPTED_WRITES(t);
+            TC__ACSL_PREEMPTED_WRITES_IF(t, (t->flags & TC_TF_PREEMPTED) != 0);
     TC__ACSL_READY_JOINED(t)
     ensures ring: ring_ok(t->ready_list);
     ensures preempted_ring: (t->flags & TC_TF_PREEMPTED) != 0 ==> ring_ok(&tc__k.preempted);
     TC__ACSL_READY_NODES(t)
+    behavior flagged:
+      assumes (t->flags & TC_TF_PREEMPTED) != 0;
+      TC__ACSL_PREEMPTED_NODES(t)
+    behavior keeps:
+      assumes (t->flags & TC_TF_PREEMPTED) == 0;
+      assumes ring_ok(&tc__k.preempted) && rings_apart(t->ready_list, &tc__k.preempted) &&
+              ring_sep(&tc__k.preempted, &t->sched_node) &&
+              \forall tc_node *y; on_ring(&tc__k.preempted, y) ==> kernel_apart(y);
+      ensures preempted_kept: ring_frame{Pre, Post}(&tc__k.preempted);
 */
 void tc__ready_insert(tc_thread *t, bool at_front)
 {
@@ -569,7 +601,25 @@ void tc__ready_insert(tc_thread *t, bool at_front)
           loop assigns pos; */
       while (pos != NULL && flagged(pos)) pos = list_next(l, pos);
     }
+    /* Behaviour `keeps`: the preempted list's nodes lie apart from the ready list, its nodes
+     * and t's node, so their links are none of the fields ready_insert_at writes (its
+     * kept_links), and its head is not written (kept_preempted). */
+    /*@ for keeps: assert k_list: \forall tc_node *y; on_ring(&tc__k.preempted, y) ==>
+          \separated(y, l); */
+    /*@ for keeps: assert k_on: (l->head != \null ==> on_ring(l, l->head) &&
+          on_ring(l, l->head->prev)) && (pos != \null ==> on_ring(l, pos->prev)); */
+    /*@ for keeps: assert k_sep: \forall tc_node *x, *y;
+          on_ring(l, x) && on_ring(&tc__k.preempted, y) ==> \separated(y, x); */
+    /*@ for keeps: assert k_nodes: \forall tc_node *y; on_ring(&tc__k.preempted, y) ==>
+          \separated(y, &t->sched_node) &&
+          (l->head != \null ==> \separated(y, l->head) && \separated(y, l->head->prev)) &&
+          (pos != \null ==> \separated(y, pos) && \separated(y, pos->prev)); */
+    /*@ for keeps: assert k_apart: \forall tc_node *y; on_ring(&tc__k.preempted, y) ==>
+          links_apart(y, t, pos); */
+    /*@ ghost Before: ; */
     ready_insert_at(t, pos);
+    /*@ for keeps: assert k_links: \forall tc_node *y; on_ring{Before}(&tc__k.preempted, y) ==>
+          y->next == \at(y->next, Before) && y->prev == \at(y->prev, Before); */
   }
 }
 
@@ -581,6 +631,19 @@ void tc__ready_insert(tc_thread *t, bool at_front)
   lemma links_off_node: \forall tc_node *y, *x;
       \separated(y, x) ==> links_off(y, &x->next) && links_off(y, &x->prev);
   lemma links_off_list: \forall tc_node *y, tc_list *l; \separated(y, l) ==> links_off(y, &l->head);
+  }
+*/
+/* The same for the fields of a thread its membership of a ready list reads (thread_ok): none
+ * is a link of a node apart from the thread, nor of its own preempted node; and the nodes of
+ * a thread lie apart from every thread apart from it. */
+/*@ axiomatic FieldsOff {
+  predicate fields_off(tc_node *y, tc_thread *t) =
+      \separated(&y->next, &t->ready_list) && \separated(&y->prev, &t->ready_list) &&
+      \separated(&y->next, &t->ready_word) && \separated(&y->prev, &t->ready_word);
+  lemma fields_off_thread: \forall tc_node *y, tc_thread *t; \separated(y, t) ==> fields_off(y, t);
+  lemma fields_off_own: \forall tc_thread *t; fields_off(&t->preempt_node, t);
+  lemma nodes_apart: \forall tc_thread *t, *u; \separated(t, u) ==>
+      \separated(&t->sched_node, u) && \separated(&t->preempt_node, u);
   }
 */
 
@@ -763,9 +826,9 @@ void tc__ready_rotate(tc_thread *t)
 }
 
 /* Its contract is not proved yet: as tc__displace's, its proof needs its thread's lists
- * whole (displace_rings), which tc__sched_reschedule, which calls it for the thread it has
- * just chosen, cannot give until the lists whole are an invariant of the kernel state. The
- * proofs of tc__sched_reschedule and tc__sched_chosen_left take it as given (docs/proof.md). */
+ * whole, which tc__sched_reschedule could now give from rings_ok (as displace_for shows for
+ * the thread it is called for) but tc__sched_chosen_left does not assume. The proofs of both
+ * take it as given (docs/proof.md). */
 /*@ requires flagged_ready:
       thread_ok(t) && ready_ok && is_ready(t) && (t->flags & TC_TF_PREEMPTED) != 0;
     assigns t->flags, t->ready_list->head, t->sched_node.next, t->sched_node.prev,
@@ -796,6 +859,15 @@ void tc__ready_unflag(tc_thread *t)
   }
 }
 
+/* What tc__displace(t) writes: t's flags and node, the nodes of its ready list and of the
+ * preempted list, and the list's head, map word and group. */
+#define TC__ACSL_DISPLACE_WRITES(t)                                                              \
+  (t)->flags, (t)->ready_list->head, (t)->sched_node.next, (t)->sched_node.prev,                 \
+      (t)->sched_node.next->prev, (t)->sched_node.prev->next,                                    \
+      { x->next | tc_node *x; on_ring((t)->ready_list, x) },                                     \
+      { x->prev | tc_node *x; on_ring((t)->ready_list, x) },                                     \
+      tc__k.ready_map[(t)->priority / 32], tc__k.ready_group, TC__ACSL_PREEMPTED_WRITES(t)
+
 /* `t`, the chosen thread, loses the CPU while still ready. With its threshold in force it is
  * flagged so that it competes again with its threshold; either way it moves to the front of
  * its list (behind other flagged threads) so that it resumes before equal-priority threads. */
@@ -807,29 +879,19 @@ void tc__ready_unflag(tc_thread *t)
 /*@ requires thread_ok(t) && ready_ok && is_ready(t) && (t->flags & TC_TF_PREEMPTED) == 0;
     requires t->threshold < t->priority ==> may_preempt(t);
     requires rings: displace_rings(t);
-    assigns t->flags, t->ready_list->head, t->sched_node.next, t->sched_node.prev,
-            t->sched_node.next->prev, t->sched_node.prev->next,
-            { x->next | tc_node *x; ring_node(t->ready_list, x) },
-            { x->prev | tc_node *x; ring_node(t->ready_list, x) },
-            tc__k.ready_map[t->priority / 32], tc__k.ready_group,
-            tc__k.preempted.head, t->preempt_node.next, t->preempt_node.prev,
-            t->preempt_node.next->prev, t->preempt_node.prev->next,
-            { x->next | tc_node *x; ring_node(&tc__k.preempted, x) },
-            { x->prev | tc_node *x; ring_node(&tc__k.preempted, x) };
+    assigns TC__ACSL_DISPLACE_WRITES(t);
     ensures ready_ok;
     ensures flagged: (t->flags & TC_TF_PREEMPTED) != 0 <==> t->threshold < t->priority;
     ensures joined: t->ready_list->head != \null && in_list(t->ready_list, &t->sched_node);
     ensures ring: ring_ok(t->ready_list);
-    ensures preempted_ring: t->threshold < t->priority ==> ring_ok(&tc__k.preempted);
+    ensures preempted_ring: ring_ok(&tc__k.preempted);
     ensures nodes: \forall tc_node *x;
             on_ring(t->ready_list, x) <==> \old(on_ring(t->ready_list, x));
+    TC__ACSL_PREEMPTED_NODES(t)
 */
 void tc__displace(tc_thread *t)
 {
   //@ ghost tc_list *l = t->ready_list;
-  /* The preempted list's nodes and their predecessors, as this function's assigns name them. */
-  /*@ assert preempted_nodes: \forall tc_node *x; on_ring(&tc__k.preempted, x) ==>
-        ring_node(&tc__k.preempted, x) && ring_node(&tc__k.preempted, x->prev); */
   if (t->ready_list->head != &t->sched_node) {
     /* t's neighbours are nodes of other threads, or t's own node: the removal's writes
      * through them miss t's fields but its node's links. */
@@ -890,12 +952,18 @@ void tc__displace(tc_thread *t)
           on_ring(&tc__k.preempted, x) ==> ring_node{Pre}(&tc__k.preempted, x) &&
           ring_node{Pre}(&tc__k.preempted, x->prev); */
     /*@ assert w_ready: \forall tc_node *x; on_ring(l, x) ==>
-          (\exists tc_node *y; ring_node{Pre}(l, y) && &x->prev == &y->prev) &&
-          (\exists tc_node *y; ring_node{Pre}(l, y) && &x->prev->next == &y->next); */
-    /*@ assert w_preempted: \forall tc_node *x; on_ring(&tc__k.preempted, x) ==>
-          (\exists tc_node *y; ring_node{Pre}(&tc__k.preempted, y) && &x->prev == &y->prev) &&
-          (\exists tc_node *y; ring_node{Pre}(&tc__k.preempted, y) &&
-             &x->prev->next == &y->next); */
+          (\exists tc_node *y; on_ring{Pre}(l, y) && &x->prev == &y->prev) &&
+          (\exists tc_node *y; on_ring{Pre}(l, y) && &x->prev->next == &y->next); */
+    /*@ assert w_preempted: t->threshold < t->priority ==> \forall tc_node *x;
+          on_ring(&tc__k.preempted, x) ==>
+          (\exists tc_node *y; on_ring{Pre}(&tc__k.preempted, y) && &x->prev == &y->prev) &&
+          (\exists tc_node *y; on_ring{Pre}(&tc__k.preempted, y) &&
+             &x->prev->next == &\at(y->prev, Pre)->next); */
+    //@ assert i_flag: (t->flags & TC_TF_PREEMPTED) != 0 <==> t->threshold < t->priority;
+    /* Not flagged, t leaves the preempted list alone (tc__ready_insert's behaviour `keeps`). */
+    /*@ assert i_p_keeps: t->threshold >= t->priority ==>
+          ring_sep(&tc__k.preempted, &t->sched_node) &&
+          \forall tc_node *y; on_ring(&tc__k.preempted, y) ==> kernel_apart(y); */
     tc__ready_insert(t, true);
     //@ assert i_list: t->ready_list == l;
     //@ assert i_ready: ready_ok;
@@ -903,6 +971,12 @@ void tc__displace(tc_thread *t)
           on_ring{Flagged}(l, x) || x == &t->sched_node; */
     /*@ assert i_kept: \forall tc_node *x; on_ring{Flagged}(l, x) ==> on_ring(l, x); */
     /*@ assert i_nodes: \forall tc_node *x; on_ring(l, x) <==> on_ring{Pre}(l, x); */
+    /* The preempted list: left alone by the insertion of a thread not flagged (its
+     * assigns), else with t's node joined. */
+    /*@ assert i_p_frame: t->threshold >= t->priority ==>
+          ring_frame{Flagged, Here}(&tc__k.preempted); */
+    /*@ assert i_p_walk: t->threshold >= t->priority ==> \forall tc_node *x;
+          on_ring(&tc__k.preempted, x) <==> on_ring{Pre}(&tc__k.preempted, x); */
   } else if (t->threshold < t->priority) {
     /* Already in front, where it belongs (the chosen thread is never flagged). */
     t->flags |= TC_TF_PREEMPTED;
@@ -912,7 +986,9 @@ void tc__displace(tc_thread *t)
     /*@ assert a_off: \forall tc_node *y; on_ring(l, y) ==> off_ring(&tc__k.preempted, y) &&
           \separated(y, &t->preempt_node) && \separated(y, &tc__k); */
     /*@ assert a_preempted: \forall tc_node *x; on_ring(&tc__k.preempted, x) ==>
-          ring_node{Pre}(&tc__k.preempted, x) && ring_node{Pre}(&tc__k.preempted, x->prev); */
+          (\exists tc_node *y; on_ring{Pre}(&tc__k.preempted, y) && &x->prev == &y->prev) &&
+          (\exists tc_node *y; on_ring{Pre}(&tc__k.preempted, y) &&
+             &x->prev->next == &\at(y->prev, Pre)->next); */
     preempted_add(t);
     /*@ assert a_links: \forall tc_node *y; reach{Pre}(\at(t->ready_list->head, Pre), y) ==>
           y->next == \at(y->next, Pre) && y->prev == \at(y->prev, Pre); */
@@ -920,6 +996,137 @@ void tc__displace(tc_thread *t)
     /*@ assert a_nodes: \forall tc_node *x; on_ring(l, x) <==> on_ring{Pre}(l, x); */
     //@ assert a_ready: ready_ok;
   }
+}
+
+/* The pointer fields tc__displace(t) may write, in the form of its assigns clause (the
+ * preempted list's only when t has a threshold of its own): a field none of them is keeps
+ * its value across the call. Stated field by field, the frame after the call proves within
+ * the provers' budget; left to their search over the clause's sets, it did not. */
+/*@
+  predicate not_displaced{L}(tc_thread *t, tc_node **a) =
+      (\forall tc_node *x; on_ring(t->ready_list, x) ==> a != &x->next && a != &x->prev) &&
+      (\forall tc_node *x; on_ring(&tc__k.preempted, x) ==> a != &x->prev && a != &x->prev->next) &&
+      a != &t->sched_node.next && a != &t->sched_node.prev &&
+      a != &t->sched_node.next->prev && a != &t->sched_node.prev->next &&
+      a != &t->preempt_node.next && a != &t->preempt_node.prev &&
+      a != &tc__k.preempted.head && a != &t->ready_list->head;
+  predicate fields_not_displaced{L}(tc_thread *t, tc_thread *u) =
+      (\forall tc_node *x; on_ring(t->ready_list, x) ==> fields_off(x, u)) &&
+      (\forall tc_node *x; on_ring(&tc__k.preempted, x) ==> fields_off(x, u) && fields_off(x->prev, u)) &&
+      fields_off(&t->sched_node, u) && fields_off(&t->preempt_node, u) &&
+      fields_off(t->sched_node.next, u) && fields_off(t->sched_node.prev, u) &&
+      \separated(&u->ready_list, &t->ready_list->head) &&
+      \separated(&u->ready_list, &tc__k.preempted.head) &&
+      \separated(&u->ready_word, &t->ready_list->head) &&
+      \separated(&u->ready_word, &tc__k.preempted.head) &&
+      \separated(&u->ready_bit, &tc__k.ready_map[t->priority / 32], &tc__k.ready_group);
+*/
+/* What `old`'s displacement must leave of `n`, flagged, ready in another list: the links that
+ * n's membership of its list reads (its list's head, n's links and its neighbours' back
+ * links) and n's fields are none of what tc__displace(old) writes; n's preempted node is on
+ * the preempted list, and n's node and neighbours lie apart from each node of that list and
+ * from old's preempted node, which may join it. */
+/*@
+  predicate not_at{L}(tc_node **w, tc_thread *n) =
+      w != &n->ready_list->head && w != &n->sched_node.next && w != &n->sched_node.prev &&
+      w != &n->sched_node.next->prev && w != &n->sched_node.prev->next;
+  predicate spared{L}(tc_thread *old, tc_thread *n) =
+      \let a = n->sched_node.next; \let b = n->sched_node.prev;
+      n->ready_list->head == &n->sched_node &&
+      not_displaced(old, &n->ready_list->head) &&
+      not_displaced(old, &n->sched_node.next) && not_displaced(old, &n->sched_node.prev) &&
+      not_displaced(old, &a->prev) && not_displaced(old, &b->next) &&
+      fields_not_displaced(old, n) &&
+      on_ring(&tc__k.preempted, &n->preempt_node) &&
+      ring_sep(&tc__k.preempted, &n->sched_node) && ring_sep(&tc__k.preempted, a) &&
+      ring_sep(&tc__k.preempted, b) && \separated(&old->preempt_node, &n->sched_node) &&
+      \separated(&old->preempt_node, a) && \separated(&old->preempt_node, b);
+*/
+/* `old`, the chosen thread, loses the CPU to `n` while still ready (tc__displace). A function
+ * of its own so that the proof that `n`, when flagged, is ready after it (tc__ready_unflag's
+ * precondition) has a context of its own, smaller than tc__sched_reschedule's: within the
+ * latter the frames after the call ran out of steps. GCC compiles it inline. */
+/*@ requires thread_ok(old) && ready_ok && is_ready(old) && (old->flags & TC_TF_PREEMPTED) == 0;
+    requires old->threshold < old->priority ==> may_preempt(old);
+    requires displace_rings(old);
+    requires thread_ok(n) && is_ready(n) && n != old;
+    requires (n->flags & TC_TF_PREEMPTED) != 0 ==> spared(old, n);
+    assigns TC__ACSL_DISPLACE_WRITES(old);
+    ensures ready_ok;
+    ensures n_flags: n->flags == \old(n->flags);
+    ensures n_ready: (n->flags & TC_TF_PREEMPTED) != 0 ==> thread_ok(n) && is_ready(n);
+*/
+static inline void displace_for(tc_thread *old, tc_thread *n)
+{
+  (void)n;
+  //@ ghost int f = (n->flags & TC_TF_PREEMPTED) != 0;
+  //@ ghost tc_list *ln = n->ready_list;
+  //@ ghost tc_node *a = n->sched_node.next;
+  //@ ghost tc_node *b = n->sched_node.prev;
+  //@ assert p_flags: \separated(&n->flags, &old->flags);
+  //@ assert p_member: f ==> member(ln, &n->sched_node);
+  /* spared's facts on n's fields, one set of tc__displace's writes at a time. */
+  /*@ assert p_lo: f ==> \forall tc_node *x; on_ring(old->ready_list, x) ==> fields_off(x, n); */
+  /*@ assert p_p: f ==> \forall tc_node *x; on_ring(&tc__k.preempted, x) ==>
+        fields_off(x, n) && fields_off(x->prev, n); */
+  /*@ assert p_one: f ==> fields_off(&old->sched_node, n) && fields_off(&old->preempt_node, n) &&
+        fields_off(old->sched_node.next, n) && fields_off(old->sched_node.prev, n); */
+  /*@ assert p_word: f ==> \separated(&n->ready_word, &old->ready_list->head) &&
+        \separated(&n->ready_word, &tc__k.preempted.head); */
+  /* And spared's facts on the links n's membership reads, likewise. */
+  /*@ assert p_lo_links: f ==> \forall tc_node *x; on_ring(old->ready_list, x) ==>
+        not_at(&x->next, n) && not_at(&x->prev, n); */
+  /*@ assert p_p_links: f ==> \forall tc_node *x; on_ring(&tc__k.preempted, x) ==>
+        not_at(&x->prev, n) && not_at(&x->prev->next, n); */
+  /*@ assert p_one_links: f ==> not_at(&old->sched_node.next, n) &&
+        not_at(&old->sched_node.prev, n) && not_at(&old->sched_node.next->prev, n) &&
+        not_at(&old->sched_node.prev->next, n) && not_at(&old->preempt_node.next, n) &&
+        not_at(&old->preempt_node.prev, n) && not_at(&tc__k.preempted.head, n) &&
+        not_at(&old->ready_list->head, n); */
+  tc__displace(old);
+  //@ assert o_flags: n->flags == \at(n->flags, Pre);
+  /* n's fields that thread_ok reads, then what n's membership of its list reads: the list's
+   * head, n's links and its neighbours' back links, all as they were. */
+  //@ assert o_list: f ==> n->ready_list == ln;
+  //@ assert o_word: f ==> n->ready_word == \at(n->ready_word, Pre);
+  //@ assert o_bit: f ==> n->ready_bit == \at(n->ready_bit, Pre);
+  //@ assert o_thread: f ==> thread_ok(n);
+  //@ assert o_head: f ==> ln->head == \at(n->ready_list->head, Pre);
+  //@ assert o_next: f ==> n->sched_node.next == a;
+  //@ assert o_prev: f ==> n->sched_node.prev == b;
+  /*@ assert o_next_back: f ==> \let a0 = \at(n->sched_node.next, Pre);
+        a0->prev == \at(a0->prev, Pre); */
+  /*@ assert o_prev_back: f ==> \let b0 = \at(n->sched_node.prev, Pre);
+        b0->next == \at(b0->next, Pre); */
+  //@ assert o_linked: f ==> linked(&n->sched_node) && in_list(ln, &n->sched_node);
+  //@ assert o_member: f ==> member(ln, &n->sched_node);
+  /* The preempted list, whole, with n's preempted node still on it (tc__displace's
+   * preempted_kept); its nodes now are those it had, or old's preempted node, each apart from
+   * n's node and its neighbours. */
+  //@ assert o_p_on: f ==> on_ring(&tc__k.preempted, &n->preempt_node);
+  //@ assert o_p_member: f ==> ring_member(&tc__k.preempted, &n->preempt_node);
+  /*@ assert o_p_was: f ==> \forall tc_node *x; on_ring(&tc__k.preempted, x) ==>
+        on_ring{Pre}(&tc__k.preempted, x) || x == &old->preempt_node; */
+  /*@ assert o_p_apart: f ==> \forall tc_node *x; on_ring(&tc__k.preempted, x) ==>
+        \separated(x, &n->sched_node) && \separated(x, a) && \separated(x, b); */
+  /*@ assert o_p_apart2: f ==> \forall tc_node *x; on_ring(&tc__k.preempted, x) ==>
+        \separated(&n->sched_node, x) && \separated(a, x) && \separated(b, x); */
+  //@ ghost tc_node *pn = &n->preempt_node;
+  //@ ghost tc_node *ph = tc__k.preempted.head;
+  //@ assert o_pn_next: f ==> on_ring(&tc__k.preempted, pn->next);
+  //@ assert o_pn_prev: f ==> on_ring(&tc__k.preempted, pn->prev);
+  //@ assert o_ph: f ==> on_ring(&tc__k.preempted, ph);
+  //@ assert o_ph_next: f ==> on_ring(&tc__k.preempted, ph->next);
+  //@ assert o_ph_prev: f ==> on_ring(&tc__k.preempted, ph->prev);
+  //@ assert o_own_n: f ==> apart(&n->sched_node, pn);
+  //@ assert o_own_a: f ==> apart(a, pn);
+  //@ assert o_own_b: f ==> apart(b, pn);
+  //@ assert o_disjoint_own: f ==> disjoint(&n->sched_node, pn);
+  //@ assert o_apart_n: f ==> apart(&n->sched_node, ph);
+  //@ assert o_apart_a: f ==> apart(a, ph);
+  //@ assert o_apart_b: f ==> apart(b, ph);
+  //@ assert o_disjoint: f ==> disjoint(&n->sched_node, ph);
+  //@ assert o_ready: f ==> is_ready(n);
 }
 
 /* The thread the scheduling rules give the CPU to, HISRs aside (tc__k.chosen is the one they
@@ -933,6 +1140,10 @@ void tc__displace(tc_thread *t)
     assigns \nothing;
     ensures rule: chooses(\result, keep_running);
     ensures ready: \result != \null ==> thread_ok(\result) && is_ready(\result);
+    ensures above: keep_running && tc__k.chosen != \null && tc__k.chosen->state == TC_READY &&
+            \result != \null && \result != tc__k.chosen ==>
+            \result->priority < tc__k.chosen->threshold &&
+            &\result->sched_node == \result->ready_list->head;
 */
 static tc_thread *choose_thread(bool keep_running)
 {
@@ -965,7 +1176,7 @@ tc_thread *tc__sched_choose(bool keep_running)
 }
 
 /*@ requires ready_ok && choice_ok;
-    requires displaceable;
+    requires displaceable && rings_ok;
     ensures by_cases: ready_ok;
     ensures rule: \old(tc__k.started) ==> \let c = tc__k.chosen; \at(chooses(c, keep_running), Pre);
     ensures unflagged: tc__k.chosen != \null ==> (tc__k.chosen->flags & TC_TF_PREEMPTED) == 0;
@@ -983,7 +1194,88 @@ void tc__sched_reschedule(bool keep_running)
     /* Preempted while still ready: its threshold was in force from the moment it was chosen,
      * whether or not the switch to it has happened yet (an interrupt handler or a locked
      * section may choose twice before any switch), as ThreadX's execute pointer. */
-    if (keep_running && old != NULL && old->state == TC_READY) tc__displace(old);
+    if (keep_running && old != NULL && old->state == TC_READY) {
+      /* n, when flagged, is the head of a list above old's threshold (choose_thread's
+       * `above`): its list, and n itself, lie apart from what tc__displace writes (rings_ok),
+       * and its preempted node stays on the preempted list (tc__displace's preempted_kept).
+       * Each fact is stated in the state and form the next one reads. */
+      //@ ghost tc_list *ln = n->ready_list;
+      //@ ghost int f = (n->flags & TC_TF_PREEMPTED) != 0;
+      //@ ghost tc_list *lo = old->ready_list;
+      /*@ assert o_n: f ==>
+            n->priority < old->priority && ln == &tc__k.ready[n->priority] &&
+            lo == &tc__k.ready[old->priority] && &n->sched_node == ln->head; */
+      /*@ assert o_rings: f ==>
+            ring_ok(ln) && on_ring(ln, &n->sched_node) && rings_apart(ln, lo) &&
+            rings_apart(ln, &tc__k.preempted) && on_ring(lo, &old->sched_node); */
+      //@ assert o_old: f ==> thread_apart(old) && thread_apart(n);
+      //@ assert o_threads: f ==> \separated(n, old);
+      /*@ assert o_ln_ids: f ==> \forall tc_node *y; on_ring(ln, y) ==>
+            &thread_of(y)->sched_node == y; */
+      /*@ assert o_ln_off: f ==> \forall tc_node *y; on_ring(ln, y) ==>
+            off_ring(lo, y) && y != &old->sched_node; */
+      /*@ assert o_ln_nodes: f ==> \forall tc_node *y; on_ring(ln, y) ==>
+            \separated(thread_of(y), old); */
+      /*@ assert o_apart: f ==> \forall tc_node *y; on_ring(ln, y) ==>
+            off_ring(lo, y) && off_ring(&tc__k.preempted, y) && \separated(y, old) &&
+            \separated(y, &old->preempt_node); */
+      /*@ assert o_lo_nodes: f ==> \forall tc_node *x; on_ring(lo, x) ==>
+            &thread_of(x)->sched_node == x && x != &n->sched_node &&
+            \separated(thread_of(x), n); */
+      /*@ assert o_lo_sep: f ==> \forall tc_node *x; on_ring(lo, x) ==>
+            \separated(x, n) && on_ring(lo, x->next) && on_ring(lo, x->prev); */
+      /*@ assert o_p_nodes: f ==> \forall tc_node *x; on_ring(&tc__k.preempted, x) ==>
+            &preempt_of(x)->preempt_node == x &&
+            on_ring(&tc__k.ready[preempt_of(x)->priority], &preempt_of(x)->sched_node) &&
+            (preempt_of(x) == n || \separated(preempt_of(x), n)); */
+      /*@ assert o_p_sep: f ==> \forall tc_node *x; on_ring(&tc__k.preempted, x) ==>
+            (x == &n->preempt_node || \separated(x, n)) &&
+            on_ring(&tc__k.preempted, x->prev); */
+      //@ assert o_pn: f ==> on_ring(&tc__k.preempted, &n->preempt_node);
+      /* What tc__displace writes, field by field: apart from ln's head, from the links of
+       * ln's nodes and from the fields of n that thread_ok reads. */
+      /*@ assert o_old_nodes: f ==> \separated(&old->sched_node, n) &&
+            \separated(&old->preempt_node, n); */
+      /*@ assert o_w_head: f ==> (\forall tc_node *x; on_ring(lo, x) ==>
+              links_off(x, &ln->head)) &&
+            (\forall tc_node *x; on_ring(&tc__k.preempted, x) ==> links_off(x, &ln->head)) &&
+            links_off(&old->sched_node, &ln->head) && links_off(&old->preempt_node, &ln->head) &&
+            \separated(&ln->head, &lo->head, &tc__k.preempted.head); */
+      /*@ assert o_w_links: f ==> \forall tc_node *y; on_ring(ln, y) ==>
+            (\forall tc_node *x; on_ring(lo, x) ==>
+               links_off(y, &x->next) && links_off(y, &x->prev)) &&
+            (\forall tc_node *x; on_ring(&tc__k.preempted, x) ==>
+               links_off(y, &x->next) && links_off(y, &x->prev)) &&
+            links_off(y, &old->sched_node.next) && links_off(y, &old->sched_node.prev) &&
+            links_off(y, &old->preempt_node.next) && links_off(y, &old->preempt_node.prev) &&
+            links_off(y, &lo->head) && links_off(y, &tc__k.preempted.head); */
+      /*@ assert o_w_fields: f ==>
+            (\forall tc_node *x; on_ring(lo, x) ==> fields_off(x, n)) &&
+            (\forall tc_node *x; on_ring(&tc__k.preempted, x) ==> fields_off(x, n)) &&
+            fields_off(&old->sched_node, n) && fields_off(&old->preempt_node, n) &&
+            \separated(&n->ready_list, &lo->head) &&
+            \separated(&n->ready_list, &tc__k.preempted.head) &&
+            \separated(&n->ready_word, &lo->head) &&
+            \separated(&n->ready_word, &tc__k.preempted.head) &&
+            \separated(&n->ready_bit, &tc__k.ready_map[old->priority / 32],
+                       &tc__k.ready_group); */
+      /*@ assert o_around: f ==>
+            on_ring(ln, n->sched_node.next) && on_ring(ln, n->sched_node.prev); */
+      /*@ assert o_w_x: f ==> not_displaced(old, &n->sched_node.next) &&
+            not_displaced(old, &n->sched_node.prev); */
+      /*@ assert o_w_y: f ==> not_displaced(old, &n->sched_node.next->prev) &&
+            not_displaced(old, &n->sched_node.prev->next); */
+      //@ assert o_w_h: f ==> not_displaced(old, &ln->head);
+      //@ assert o_w_n: f ==> fields_not_displaced(old, n);
+      /*@ assert o_p_apart: f ==> \forall tc_node *z, *x;
+            on_ring(ln, z) && on_ring(&tc__k.preempted, x) ==> \separated(z, x); */
+      /*@ assert o_p_ring_sep: f ==> ring_sep(&tc__k.preempted, &n->sched_node) &&
+            ring_sep(&tc__k.preempted, n->sched_node.next) &&
+            ring_sep(&tc__k.preempted, n->sched_node.prev); */
+      //@ assert o_spared: f ==> spared(old, n);
+      displace_for(old, n);
+      //@ assert o_ready: f ==> thread_ok(n) && is_ready(n);
+    }
     //@ assert displaced: ready_ok;
     /* A preempted thread is chosen only as the innermost one (or as the head of the highest
      * list, which it then is): its threshold is in force again. */

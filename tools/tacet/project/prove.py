@@ -49,6 +49,7 @@ FUNCTIONS = (
     "tc__ready_remove",
     "tc__ready_unlink",
     "tc__displace",
+    "displace_for",
     "map_first",
     "ready_head",
     "choose_thread",
