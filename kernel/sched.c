@@ -1105,19 +1105,20 @@ static inline void displace_for(tc_thread *old, tc_thread *n)
    * n's node and its neighbours. */
   //@ assert o_p_on: f ==> on_ring(&tc__k.preempted, &n->preempt_node);
   //@ assert o_p_member: f ==> ring_member(&tc__k.preempted, &n->preempt_node);
+  //@ ghost tc_node *pn = &n->preempt_node;
+  //@ ghost tc_node *ph = tc__k.preempted.head;
+  //@ assert o_pn_next: f ==> on_ring(&tc__k.preempted, pn->next);
+  //@ assert o_pn_prev: f ==> on_ring(&tc__k.preempted, pn->prev);
+  //@ assert o_ph: f ==> on_ring(&tc__k.preempted, ph);
+  //@ assert o_ph_step: f ==> ph != \null && reach(ph, ph) && reach(ph, ph->next);
+  //@ assert o_ph_next: f ==> on_ring(&tc__k.preempted, ph->next);
+  //@ assert o_ph_prev: f ==> on_ring(&tc__k.preempted, ph->prev);
   /*@ assert o_p_was: f ==> \forall tc_node *x; on_ring(&tc__k.preempted, x) ==>
         on_ring{Pre}(&tc__k.preempted, x) || x == &old->preempt_node; */
   /*@ assert o_p_apart: f ==> \forall tc_node *x; on_ring(&tc__k.preempted, x) ==>
         \separated(x, &n->sched_node) && \separated(x, a) && \separated(x, b); */
   /*@ assert o_p_apart2: f ==> \forall tc_node *x; on_ring(&tc__k.preempted, x) ==>
         \separated(&n->sched_node, x) && \separated(a, x) && \separated(b, x); */
-  //@ ghost tc_node *pn = &n->preempt_node;
-  //@ ghost tc_node *ph = tc__k.preempted.head;
-  //@ assert o_pn_next: f ==> on_ring(&tc__k.preempted, pn->next);
-  //@ assert o_pn_prev: f ==> on_ring(&tc__k.preempted, pn->prev);
-  //@ assert o_ph: f ==> on_ring(&tc__k.preempted, ph);
-  //@ assert o_ph_next: f ==> on_ring(&tc__k.preempted, ph->next);
-  //@ assert o_ph_prev: f ==> on_ring(&tc__k.preempted, ph->prev);
   //@ assert o_own_n: f ==> apart(&n->sched_node, pn);
   //@ assert o_own_a: f ==> apart(a, pn);
   //@ assert o_own_b: f ==> apart(b, pn);
