@@ -1019,7 +1019,11 @@ void tc__displace(tc_thread *t)
       \separated(&u->ready_list, &tc__k.preempted.head) &&
       \separated(&u->ready_word, &t->ready_list->head) &&
       \separated(&u->ready_word, &tc__k.preempted.head) &&
-      \separated(&u->ready_bit, &tc__k.ready_map[t->priority / 32], &tc__k.ready_group);
+      \separated(&u->ready_bit, &tc__k.ready_map[t->priority / 32], &tc__k.ready_group)
+#if TC_PRIORITIES > 32
+      && \separated(&u->ready_group_bit, &tc__k.ready_map[t->priority / 32], &tc__k.ready_group)
+#endif
+      ;
 */
 /* What `old`'s displacement must leave of `n`, flagged, ready in another list: the links that
  * n's membership of its list reads (its list's head, n's links and its neighbours' back
@@ -1090,6 +1094,9 @@ static inline void displace_for(tc_thread *old, tc_thread *n)
   //@ assert o_list: f ==> n->ready_list == ln;
   //@ assert o_word: f ==> n->ready_word == \at(n->ready_word, Pre);
   //@ assert o_bit: f ==> n->ready_bit == \at(n->ready_bit, Pre);
+#if TC_PRIORITIES > 32
+  //@ assert o_group_bit: f ==> n->ready_group_bit == \at(n->ready_group_bit, Pre);
+#endif
   //@ assert o_thread: f ==> thread_ok(n);
   //@ assert o_head: f ==> ln->head == \at(n->ready_list->head, Pre);
   //@ assert o_next: f ==> n->sched_node.next == a;
