@@ -998,10 +998,10 @@ void tc__displace(tc_thread *t)
   }
 }
 
-/* The pointer fields tc__displace(t) may write, in the form of its assigns clause (the
- * preempted list's only when t has a threshold of its own): a field none of them is keeps
- * its value across the call. Stated field by field, the frame after the call proves within
- * the provers' budget; left to their search over the clause's sets, it did not. */
+/* The pointer fields tc__displace(t) may write, in the form of its assigns clause: a field
+ * none of them is keeps its value across the call. Stated field by field, the frame after the
+ * call proves within the provers' budget; left to their search over the clause's sets, it did
+ * not. */
 /*@
   predicate not_displaced{L}(tc_thread *t, tc_node **a) =
       (\forall tc_node *x; on_ring(t->ready_list, x) ==> a != &x->next && a != &x->prev) &&
